@@ -1,0 +1,1 @@
+"""Analysis of benchmark results (reads result tables only)."""

@@ -1,0 +1,1 @@
+"""The ``nasarena`` command line."""

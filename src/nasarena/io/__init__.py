@@ -1,0 +1,1 @@
+"""File formats: package data with manifests, official benchmark files."""

@@ -1,0 +1,1 @@
+"""Search spaces: architectures as immutable values with a canonical identity."""
