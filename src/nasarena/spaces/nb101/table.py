@@ -1,0 +1,286 @@
+"""The table of all unique NB101 cells, and hashing by look-up.
+
+The enumeration (:mod:`.enumeration`) assigns every labelled full DAG of the space its module
+hash. Every *valid pruned* cell is one of those labelled graphs, so its hash is a table
+look-up keyed by (vertices, edge bitmask, labelling code): exact by construction and about
+two orders of magnitude faster than running the md5 refinement. The table ships as package
+data (``nb101-space.npz.xz``, checksummed) and is rebuilt by ``nasarena nb101 enumerate``.
+"""
+
+from __future__ import annotations
+
+import binascii
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from ...io.packaged import load_arrays, save_arrays
+from .cell import INPUT, OPS, OUTPUT, Cell
+from .enumeration import NUM_OPS, Enumeration, edge_pairs, masks_to_matrices
+
+SPACE_FILE = "nb101-space.npz.xz"
+NUM_UNIQUE_CELLS = 423_624
+
+
+@dataclass(frozen=True)
+class LabelledTable:
+    """Maps every labelled full DAG (vertices, bitmask, labelling code) to its unique-cell row."""
+
+    graph_vertices: np.ndarray  # (G,) uint8, enumeration order
+    graph_bitmasks: np.ndarray  # (G,) uint32
+    row_of_labelled: np.ndarray  # (L,) int32
+
+    @cached_property
+    def labelled_offsets(self) -> np.ndarray:
+        per_graph = NUM_OPS ** (self.graph_vertices.astype(np.int64) - 2)
+        return np.concatenate([[0], np.cumsum(per_graph)[:-1]])
+
+    @cached_property
+    def graph_keys(self) -> np.ndarray:
+        """Sorted search keys ``vertices << 32 | bitmask`` (enumeration order is already sorted)."""
+        keys = (self.graph_vertices.astype(np.int64) << 32) | self.graph_bitmasks.astype(np.int64)
+        assert np.all(np.diff(keys) > 0)
+        return keys
+
+    @cached_property
+    def graph_index(self) -> dict[tuple[int, int], int]:
+        return {(int(v), int(m)): i for i, (v, m) in enumerate(zip(self.graph_vertices, self.graph_bitmasks))}
+
+    def rows(self, vertices: np.ndarray, bitmasks: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        """Unique-cell rows of labelled graphs, vectorised."""
+        keys = (vertices.astype(np.int64) << 32) | bitmasks.astype(np.int64)
+        graphs = np.searchsorted(self.graph_keys, keys)
+        graphs = np.minimum(graphs, len(self.graph_keys) - 1)
+        if not np.array_equal(self.graph_keys[graphs], keys):
+            raise ValueError("a pruned cell is not a full DAG of the space (internal error)")
+        return self.row_of_labelled[self.labelled_offsets[graphs] + codes]
+
+
+@dataclass(frozen=True)
+class UniqueCells:
+    """All unique NB101 cells, one row each, sorted by hash string (the official dataset order).
+
+    ``hashes[i]`` is the module hash of row ``i``; the row's canonical cell (the first
+    labelled graph with that hash in the enumeration order of the original code) has
+    ``num_vertices[i]`` vertices, ``num_edges[i]`` edges, edge bitmask ``bitmasks[i]``
+    (bit ``x + y(y-1)/2`` is edge x->y) and interior labels ``labellings[i]``.
+    """
+
+    hashes: np.ndarray
+    num_vertices: np.ndarray
+    num_edges: np.ndarray
+    bitmasks: np.ndarray
+    labellings: np.ndarray  # (N, 5) int8, interior labels, -1 padding beyond num_vertices-2
+
+    def __len__(self) -> int:
+        return len(self.hashes)
+
+    @cached_property
+    def index(self) -> dict[str, int]:
+        """Hash -> row index."""
+        return {h: i for i, h in enumerate(self.hashes.tolist())}
+
+    def index_of(self, module_hash: str) -> int:
+        row = int(np.searchsorted(self.hashes, module_hash))
+        if row >= len(self.hashes) or self.hashes[row] != module_hash:
+            raise KeyError(f"{module_hash!r} is not the hash of a cell in the NB101 space")
+        return row
+
+    def matrix(self, row: int) -> np.ndarray:
+        return masks_to_matrices(np.array([self.bitmasks[row]]), int(self.num_vertices[row]))[0].astype(np.int8)
+
+    def ops(self, row: int) -> list[str]:
+        interior = self.labellings[row, : int(self.num_vertices[row]) - 2]
+        return [INPUT, *(OPS[int(label)] for label in interior), OUTPUT]
+
+    def cell(self, row: int) -> Cell:
+        return Cell(self.matrix(row), self.ops(row))
+
+
+def _decode_hashes(digests: np.ndarray) -> np.ndarray:
+    text = binascii.hexlify(np.ascontiguousarray(digests).tobytes())
+    return np.frombuffer(text, dtype="S32").astype("U32")
+
+
+@lru_cache(maxsize=None)
+def _space_arrays() -> dict[str, np.ndarray]:
+    return load_arrays(SPACE_FILE)
+
+
+@lru_cache(maxsize=None)
+def labelled_table() -> LabelledTable:
+    arrays = _space_arrays()
+    return LabelledTable(
+        graph_vertices=arrays["graph_vertices"],
+        graph_bitmasks=arrays["graph_bitmasks"],
+        row_of_labelled=arrays["row_of_labelled"],
+    )
+
+
+def _canonical_rows(table: LabelledTable, num_rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """(graph index, labelling code) of the first labelled graph of every row."""
+    first = np.full(num_rows, len(table.row_of_labelled), dtype=np.int64)
+    np.minimum.at(first, table.row_of_labelled, np.arange(len(table.row_of_labelled)))
+    graphs = np.searchsorted(table.labelled_offsets, first, side="right") - 1
+    return graphs, first - table.labelled_offsets[graphs]
+
+
+@lru_cache(maxsize=None)
+def unique_cells() -> UniqueCells:
+    """The 423,624 unique cells of NAS-Bench-101, loaded from package data (verified)."""
+    arrays = _space_arrays()
+    table = labelled_table()
+    hashes = _decode_hashes(arrays["hashes"])
+    graphs, codes = _canonical_rows(table, len(hashes))
+    vertices = table.graph_vertices[graphs]
+    bitmasks = table.graph_bitmasks[graphs]
+    interior = vertices.astype(np.int64) - 2
+    labels = np.full((len(codes), 5), -1, dtype=np.int64)
+    for i in range(5):  # interior vertex i + 1 is base-3 digit i of the code, most significant first
+        present = i < interior
+        exponent = np.maximum(interior - 1 - i, 0)
+        labels[:, i] = np.where(present, (codes // NUM_OPS**exponent) % NUM_OPS, -1)
+    num_edges = ((bitmasks[:, None].astype(np.int64) >> np.arange(21)) & 1).sum(axis=1)
+    return UniqueCells(
+        hashes=hashes,
+        num_vertices=vertices.astype(np.uint8),
+        num_edges=num_edges.astype(np.uint8),
+        bitmasks=bitmasks,
+        labellings=labels.astype(np.int8),
+    )
+
+
+def save_enumeration(enumeration: Enumeration, directory: Path | None = None) -> None:
+    """Store a freshly computed enumeration as the package's space table."""
+    digests = np.frombuffer(binascii.unhexlify(enumeration.hashes.tobytes()), dtype=np.uint8).reshape(-1, 16)
+    save_arrays(
+        SPACE_FILE,
+        {
+            "hashes": digests,
+            "graph_vertices": enumeration.graph_vertices,
+            "graph_bitmasks": enumeration.graph_bitmasks,
+            "row_of_labelled": enumeration.row_of_labelled,
+        },
+        description=(
+            "NAS-Bench-101 space: md5 digests of the 423,624 unique cells (sorted), and the unique-cell "
+            "row of every labelled full DAG (2-7 vertices, <= 9 edges) in enumeration order"
+        ),
+        provenance="computed by `nasarena nb101 enumerate` (nasarena.spaces.nb101.enumeration); checked "
+        "against the official hashes of tiga1231/nasbench-vis",
+        directory=directory,
+    )
+
+
+# --- hashing by look-up ----------------------------------------------------------------------
+
+
+def _labelling_code(labels: Sequence[int]) -> int:
+    code = 0
+    for label in labels[1:-1]:
+        code = code * NUM_OPS + label
+    return code
+
+
+def _bitmask(matrix: Sequence[Sequence[int]]) -> int:
+    mask = 0
+    for y in range(1, len(matrix)):
+        base = y * (y - 1) // 2
+        for x in range(y):
+            if matrix[x][y]:
+                mask |= 1 << (base + x)
+    return mask
+
+
+def hash_of_pruned(matrix: Sequence[Sequence[int]], labels: Sequence[int]) -> str:
+    """Module hash of a valid pruned cell (matrix as nested sequences, hash labels)."""
+    table = labelled_table()
+    graph = table.graph_index[(len(matrix), _bitmask(matrix))]
+    row = table.row_of_labelled[table.labelled_offsets[graph] + _labelling_code(labels)]
+    return str(unique_cells().hashes[row])
+
+
+@dataclass(frozen=True)
+class BatchHashes:
+    """Result of :func:`hash_cells`: per cell, its unique-cell row (-1 if invalid) and hash."""
+
+    rows: np.ndarray
+    hashes: np.ndarray  # str, "" for invalid cells
+
+    @property
+    def valid(self) -> np.ndarray:
+        return self.rows >= 0
+
+
+def _labels_from_ops(ops: np.ndarray) -> np.ndarray:
+    """Hash labels (B, V) from op names; -9 marks a name that is not an interior op."""
+    names, inverse = np.unique(np.asarray(ops, dtype=str), return_inverse=True)
+    lookup = np.array([OPS.index(n) if n in OPS else {INPUT: -1, OUTPUT: -2}.get(n, -9) for n in names])
+    return lookup[inverse].reshape(np.shape(ops))
+
+
+def hash_cells(matrices, ops) -> BatchHashes:
+    """Hashes of a batch of cells of equal size: matrices (B, V, V) 0/1, ops (B, V) op names.
+
+    Vectorised pruning and domain checks with the same semantics as :class:`Cell` (smaller
+    cells can be padded with isolated vertices before the output, which pruning removes).
+    Malformed input raises ``ValueError``; invalid cells get row -1 and hash "".
+    """
+    adjacency = np.asarray(matrices)
+    if adjacency.ndim != 3 or adjacency.shape[1] != adjacency.shape[2]:
+        raise ValueError(f"matrices must have shape (B, V, V), got {adjacency.shape}")
+    batch, n, _ = adjacency.shape
+    if np.shape(ops) != (batch, n):
+        raise ValueError(f"ops must have shape {(batch, n)}, got {np.shape(ops)}")
+    bad = np.argwhere((adjacency != 0) & (adjacency != 1))
+    if len(bad):
+        b, i, j = bad[0]
+        raise ValueError(f"cell {b}: matrix entries must be 0 or 1: entry ({i}, {j}) is {adjacency[b, i, j]!r}")
+    lower = np.argwhere(np.tril(adjacency) != 0)
+    if len(lower):
+        b, i, j = lower[0]
+        raise ValueError(f"cell {b}: matrix must be strictly upper-triangular: entry ({i}, {j}) is 1")
+    adjacency = adjacency.astype(bool)
+    labels = _labels_from_ops(ops)
+
+    forward = np.zeros((batch, n), dtype=bool)
+    forward[:, 0] = True
+    backward = np.zeros((batch, n), dtype=bool)
+    backward[:, -1] = True
+    for _ in range(n - 1):
+        forward |= np.einsum("bi,bij->bj", forward, adjacency)
+        backward |= np.einsum("bij,bj->bi", adjacency, backward)
+    kept = forward & backward
+    new_index = np.cumsum(kept, axis=1) - 1
+    vertices = kept.sum(axis=1)
+
+    bitmasks = np.zeros(batch, dtype=np.int64)
+    edges = np.zeros(batch, dtype=np.int64)
+    for x, y in edge_pairs(n):
+        present = adjacency[:, x, y] & kept[:, x] & kept[:, y]
+        bit = new_index[:, x] + new_index[:, y] * (new_index[:, y] - 1) // 2
+        bitmasks |= np.where(present, np.int64(1) << np.clip(bit, 0, 62), 0)
+        edges += present
+    codes = np.zeros(batch, dtype=np.int64)
+    interior_ok = np.ones(batch, dtype=bool)
+    for v in range(1, n - 1):
+        use = kept[:, v]
+        codes = np.where(use, codes * NUM_OPS + np.maximum(labels[:, v], 0), codes)
+        interior_ok &= ~use | (labels[:, v] >= 0)
+    valid = (
+        kept[:, 0]
+        & (vertices >= 2)
+        & (vertices <= 7)
+        & (edges <= 9)
+        & (labels[:, 0] == -1)
+        & (labels[:, -1] == -2)
+        & interior_ok
+    )
+    rows = np.full(batch, -1, dtype=np.int64)
+    if valid.any():
+        rows[valid] = labelled_table().rows(vertices[valid], bitmasks[valid], codes[valid])
+    table_hashes = unique_cells().hashes
+    hashes = np.where(valid, table_hashes[np.maximum(rows, 0)], "")
+    return BatchHashes(rows=rows, hashes=hashes)
