@@ -40,7 +40,7 @@ def _as_matrix(matrix) -> tuple[tuple[int, ...], ...]:
     bad = np.argwhere((array != 0) & (array != 1))
     if len(bad):
         i, j = bad[0]
-        raise ValueError(f"matrix entries must be 0 or 1: entry ({i}, {j}) is {array[i, j]!r}")
+        raise ValueError(f"matrix entries must be 0 or 1: entry ({i}, {j}) is {array[i, j].item()!r}")
     lower = np.argwhere(np.tril(array) != 0)
     if len(lower):
         i, j = lower[0]

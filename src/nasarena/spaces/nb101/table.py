@@ -237,7 +237,7 @@ def hash_cells(matrices, ops) -> BatchHashes:
     bad = np.argwhere((adjacency != 0) & (adjacency != 1))
     if len(bad):
         b, i, j = bad[0]
-        raise ValueError(f"cell {b}: matrix entries must be 0 or 1: entry ({i}, {j}) is {adjacency[b, i, j]!r}")
+        raise ValueError(f"cell {b}: matrix entries must be 0 or 1: entry ({i}, {j}) is {adjacency[b, i, j].item()!r}")
     lower = np.argwhere(np.tril(adjacency) != 0)
     if len(lower):
         b, i, j = lower[0]

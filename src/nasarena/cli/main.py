@@ -1,0 +1,11 @@
+"""Entry point of the ``nasarena`` command; sub-commands live in one module each."""
+
+import typer
+
+from .nb101 import app as nb101_app
+
+app = typer.Typer(help="nasarena: exact, fast, reproducible NAS benchmarking.", no_args_is_help=True)
+app.add_typer(nb101_app, name="nb101")
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

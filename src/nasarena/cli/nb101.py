@@ -1,0 +1,70 @@
+"""``nasarena nb101 ...``: the NAS-Bench-101 space from the command line."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import typer
+
+app = typer.Typer(help="The NAS-Bench-101 cell space.", no_args_is_help=True)
+
+
+@app.command()
+def describe(file: Path = typer.Argument(..., help='JSON list of {"matrix": [[...]], "ops": [...]}')) -> None:
+    """Describe cells: validity, pruned form, official hash, trainable parameters (JSON out)."""
+    from ..spaces.nb101.describe import describe_entry
+
+    try:
+        entries = json.loads(file.read_text())
+    except (OSError, json.JSONDecodeError) as error:
+        typer.echo(f"error: cannot read {file}: {error}", err=True)
+        raise typer.Exit(2) from None
+    if not isinstance(entries, list):
+        typer.echo(f"error: {file} must hold a JSON list of cells", err=True)
+        raise typer.Exit(2)
+    lines = [json.dumps(describe_entry(entry)) for entry in entries]
+    typer.echo("[\n  " + ",\n  ".join(lines) + "\n]")
+
+
+@app.command()
+def stats() -> None:
+    """Statistics of the space: unique cells by vertices and edges, parameter range."""
+    import numpy as np
+
+    from ..spaces.nb101 import unique_cells
+
+    table = unique_cells()
+    typer.echo(f"unique cells: {len(table):,}")
+    vertices, counts = np.unique(table.num_vertices, return_counts=True)
+    typer.echo("by vertices:  " + ", ".join(f"{v}: {c:,}" for v, c in zip(vertices, counts)))
+    edges, counts = np.unique(table.num_edges, return_counts=True)
+    typer.echo("by edges:     " + ", ".join(f"{e}: {c:,}" for e, c in zip(edges, counts)))
+
+
+@app.command("enumerate")
+def enumerate_command(
+    out: Path = typer.Option(None, help="Directory to write the space table to (default: print a summary only)."),
+    workers: int = typer.Option(0, help="Worker processes for md5 (0: all cores)."),
+) -> None:
+    """Rebuild the table of unique cells from scratch and check it against the shipped one."""
+    import numpy as np
+
+    from ..spaces.nb101 import unique_cells
+    from ..spaces.nb101.enumeration import enumerate_space
+    from ..spaces.nb101.table import save_enumeration
+
+    start = time.perf_counter()
+    enumeration = enumerate_space(workers or None)
+    elapsed = time.perf_counter() - start
+    typer.echo(f"enumerated {len(enumeration.row_of_labelled):,} labelled graphs, "
+               f"{len(enumeration.hashes):,} unique cells in {elapsed:.1f} s")
+    shipped = unique_cells().hashes
+    same = np.array_equal(enumeration.hashes.astype("U32"), shipped)
+    typer.echo(f"identical to the shipped table: {same}")
+    if out is not None:
+        save_enumeration(enumeration, out)
+        typer.echo(f"wrote {out}")
+    if not same:
+        raise typer.Exit(1)
