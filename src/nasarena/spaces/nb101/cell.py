@@ -14,60 +14,62 @@ from functools import cached_property
 
 import numpy as np
 
-INPUT = "input"
-OUTPUT = "output"
-CONV3X3 = "conv3x3-bn-relu"
-CONV1X1 = "conv1x1-bn-relu"
-MAXPOOL3X3 = "maxpool3x3"
-#: Interior ops in label order (0, 1, 2), the order the hash and the enumeration use.
-OPS: tuple[str, ...] = (CONV3X3, CONV1X1, MAXPOOL3X3)
-MAX_VERTICES = 7
-MAX_EDGES = 9
+from .ops import CONV1X1, CONV3X3, INPUT, MAX_EDGES, MAX_VERTICES, MAXPOOL3X3, OPS, OUTPUT
+from .table import hash_of_pruned
+
+__all__ = ["CONV1X1", "CONV3X3", "INPUT", "MAX_EDGES", "MAX_VERTICES", "MAXPOOL3X3", "OPS", "OUTPUT", "Cell"]
+
+
+_BINARY = frozenset((0, 1))
 
 
 def _as_matrix(matrix) -> tuple[tuple[int, ...], ...]:
-    """Validate the raw matrix and return it as nested tuples of 0/1 ints."""
+    """Validate the raw matrix and return it as nested tuples of 0/1 ints.
+
+    Plain Python on purpose: for 7x7 cells it is ~10x faster than numpy's per-call overhead,
+    and building cells is on the hot path of every optimizer.
+    """
+    rows = matrix.tolist() if isinstance(matrix, np.ndarray) else matrix
     try:
-        array = np.asarray(matrix)
-    except Exception as error:  # ragged nested lists and the like
-        raise ValueError(f"matrix is not a rectangular array: {error}") from None
-    if array.ndim != 2 or array.shape[0] != array.shape[1]:
-        raise ValueError(f"matrix must be square, got shape {array.shape}")
-    if array.shape[0] < 2:
+        rows = [list(row) for row in rows]
+    except TypeError:
+        raise ValueError("matrix must be a square nested sequence of 0/1 entries") from None
+    n = len(rows)
+    if any(len(row) != n for row in rows):
+        raise ValueError(f"matrix must be square, got rows of lengths {[len(row) for row in rows]}")
+    if n < 2:
         raise ValueError("a cell needs at least two vertices (input and output)")
-    if array.dtype == object or not (np.issubdtype(array.dtype, np.number) or array.dtype == bool):
-        raise ValueError("matrix entries must be the numbers 0 or 1")
-    bad = np.argwhere((array != 0) & (array != 1))
-    if len(bad):
-        i, j = bad[0]
-        raise ValueError(f"matrix entries must be 0 or 1: entry ({i}, {j}) is {array[i, j].item()!r}")
-    lower = np.argwhere(np.tril(array) != 0)
-    if len(lower):
-        i, j = lower[0]
-        raise ValueError(f"matrix must be strictly upper-triangular: entry ({i}, {j}) is 1 with {i} >= {j}")
-    return tuple(tuple(int(x) for x in row) for row in array)
+    for i, row in enumerate(rows):
+        if not _BINARY.issuperset(row):
+            j = next(j for j, x in enumerate(row) if x not in _BINARY)
+            raise ValueError(f"matrix entries must be 0 or 1: entry ({i}, {j}) is {row[j]!r}")
+        if 1 in row[: i + 1]:
+            j = next(j for j in range(i + 1) if row[j])
+            raise ValueError(f"matrix must be strictly upper-triangular: entry ({i}, {j}) is 1 with {i} >= {j}")
+    return tuple(tuple(map(int, row)) for row in rows)
 
 
 def _prune(matrix: tuple[tuple[int, ...], ...]) -> list[int] | None:
-    """Vertices on a path input -> output, ascending; None if the output is unreachable."""
+    """Vertices on a path input -> output, ascending; None if the output is unreachable.
+
+    One forward and one backward sweep in topological (index) order suffice for an
+    upper-triangular matrix.
+    """
     n = len(matrix)
-    forward = {0}
-    frontier = [0]
-    while frontier:
-        top = frontier.pop()
-        for v in range(top + 1, n):
-            if matrix[top][v] and v not in forward:
-                forward.add(v)
-                frontier.append(v)
-    backward = {n - 1}
-    frontier = [n - 1]
-    while frontier:
-        top = frontier.pop()
-        for v in range(top):
-            if matrix[v][top] and v not in backward:
-                backward.add(v)
-                frontier.append(v)
-    kept = sorted(forward & backward)
+    forward = [False] * n
+    forward[0] = True
+    for u in range(n - 1):
+        if forward[u]:
+            row = matrix[u]
+            for v in range(u + 1, n):
+                if row[v]:
+                    forward[v] = True
+    backward = [False] * n
+    backward[n - 1] = True
+    for v in range(n - 2, -1, -1):
+        row = matrix[v]
+        backward[v] = any(row[w] and backward[w] for w in range(v + 1, n))
+    kept = [v for v in range(n) if forward[v] and backward[v]]
     return kept if len(kept) >= 2 else None
 
 
@@ -118,11 +120,9 @@ class Cell:
     @cached_property
     def hash(self) -> str | None:
         """The official module hash (None for an invalid cell); a table look-up, see ``table``."""
-        if not self.is_valid:
+        if self.reason is not None:
             return None
-        from .table import hash_of_pruned
-
-        return hash_of_pruned(self.matrix, self.labels)
+        return hash_of_pruned(self.matrix, self.ops)
 
     def _require_valid(self) -> None:
         if not self.is_valid:

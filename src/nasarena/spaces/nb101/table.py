@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ...io.packaged import load_arrays, save_arrays
-from .cell import INPUT, OPS, OUTPUT, Cell
+from .ops import INPUT, OPS, OUTPUT
 from .enumeration import NUM_OPS, Enumeration, edge_pairs, masks_to_matrices
 
 SPACE_FILE = "nb101-space.npz.xz"
@@ -96,7 +96,10 @@ class UniqueCells:
         interior = self.labellings[row, : int(self.num_vertices[row]) - 2]
         return [INPUT, *(OPS[int(label)] for label in interior), OUTPUT]
 
-    def cell(self, row: int) -> Cell:
+    def cell(self, row: int):
+        """The canonical :class:`~.cell.Cell` of a row."""
+        from .cell import Cell  # cell.py imports this module for hashing
+
         return Cell(self.matrix(row), self.ops(row))
 
 
@@ -177,29 +180,41 @@ def save_enumeration(enumeration: Enumeration, directory: Path | None = None) ->
 # --- hashing by look-up ----------------------------------------------------------------------
 
 
-def _labelling_code(labels: Sequence[int]) -> int:
-    code = 0
-    for label in labels[1:-1]:
-        code = code * NUM_OPS + label
-    return code
+class _Lookup:
+    """Plain-Python views of the tables for the per-cell hot path (built once, on first use)."""
+
+    def __init__(self) -> None:
+        table = labelled_table()
+        self.offset_of_graph = {key: int(table.labelled_offsets[i]) for key, i in table.graph_index.items()}
+        self.row_of_labelled = table.row_of_labelled
+        self.hashes = unique_cells().hashes
 
 
-def _bitmask(matrix: Sequence[Sequence[int]]) -> int:
+_LOOKUP: _Lookup | None = None
+_LABEL_OF_OP = {op: label for label, op in enumerate(OPS)}
+
+
+def hash_of_pruned(matrix: Sequence[Sequence[int]], ops: Sequence[str]) -> str:
+    """Module hash of a valid pruned cell (matrix as nested sequences, op names).
+
+    Plain Python integer arithmetic and two look-ups: this is the per-cell hot path of
+    every optimizer, so it avoids numpy scalar overhead and repeated cache calls.
+    """
+    global _LOOKUP
+    lookup = _LOOKUP or _Lookup()
+    _LOOKUP = lookup
+    n = len(matrix)
     mask = 0
-    for y in range(1, len(matrix)):
-        base = y * (y - 1) // 2
+    bit = 1
+    for y in range(1, n):
         for x in range(y):
             if matrix[x][y]:
-                mask |= 1 << (base + x)
-    return mask
-
-
-def hash_of_pruned(matrix: Sequence[Sequence[int]], labels: Sequence[int]) -> str:
-    """Module hash of a valid pruned cell (matrix as nested sequences, hash labels)."""
-    table = labelled_table()
-    graph = table.graph_index[(len(matrix), _bitmask(matrix))]
-    row = table.row_of_labelled[table.labelled_offsets[graph] + _labelling_code(labels)]
-    return str(unique_cells().hashes[row])
+                mask |= bit
+            bit <<= 1
+    code = 0
+    for op in ops[1:-1]:
+        code = code * NUM_OPS + _LABEL_OF_OP[op]
+    return lookup.hashes.item(lookup.row_of_labelled.item(lookup.offset_of_graph[(n, mask)] + code))
 
 
 @dataclass(frozen=True)
@@ -214,15 +229,20 @@ class BatchHashes:
         return self.rows >= 0
 
 
-def _labels_from_ops(ops: np.ndarray) -> np.ndarray:
-    """Hash labels (B, V) from op names; -9 marks a name that is not an interior op."""
-    names, inverse = np.unique(np.asarray(ops, dtype=str), return_inverse=True)
-    lookup = np.array([OPS.index(n) if n in OPS else {INPUT: -1, OUTPUT: -2}.get(n, -9) for n in names])
-    return lookup[inverse].reshape(np.shape(ops))
+def _labels_from_ops(ops) -> np.ndarray:
+    """Hash labels (B, V) from op names (or pass integer labels through); -9 marks a bad name."""
+    ops = np.asarray(ops)
+    if np.issubdtype(ops.dtype, np.integer):
+        return ops.astype(np.int64)
+    labels = np.full(ops.shape, -9, dtype=np.int64)
+    for name, label in ((INPUT, -1), (OUTPUT, -2), *((op, i) for i, op in enumerate(OPS))):
+        labels[ops == name] = label
+    return labels
 
 
 def hash_cells(matrices, ops) -> BatchHashes:
-    """Hashes of a batch of cells of equal size: matrices (B, V, V) 0/1, ops (B, V) op names.
+    """Hashes of a batch of cells of equal size: matrices (B, V, V) 0/1, ops (B, V) op names
+    (or integer hash labels: -1 input, -2 output, 0/1/2 for ``OPS``).
 
     Vectorised pruning and domain checks with the same semantics as :class:`Cell` (smaller
     cells can be padded with isolated vertices before the output, which pruning removes).
@@ -247,11 +267,12 @@ def hash_cells(matrices, ops) -> BatchHashes:
 
     forward = np.zeros((batch, n), dtype=bool)
     forward[:, 0] = True
+    for v in range(1, n):  # index order is a topological order
+        forward[:, v] = (forward[:, :v] & adjacency[:, :v, v]).any(axis=1)
     backward = np.zeros((batch, n), dtype=bool)
     backward[:, -1] = True
-    for _ in range(n - 1):
-        forward |= np.einsum("bi,bij->bj", forward, adjacency)
-        backward |= np.einsum("bij,bj->bi", adjacency, backward)
+    for v in range(n - 2, -1, -1):
+        backward[:, v] = (adjacency[:, v, v + 1 :] & backward[:, v + 1 :]).any(axis=1)
     kept = forward & backward
     new_index = np.cumsum(kept, axis=1) - 1
     vertices = kept.sum(axis=1)
