@@ -2,10 +2,12 @@
 
 import typer
 
+from .benchmarks import benchmarks
 from .nb101 import app as nb101_app
 
 app = typer.Typer(help="nasarena: exact, fast, reproducible NAS benchmarking.", no_args_is_help=True)
 app.add_typer(nb101_app, name="nb101")
+app.command()(benchmarks)
 
 if __name__ == "__main__":  # pragma: no cover
     app()

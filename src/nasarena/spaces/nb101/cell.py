@@ -15,7 +15,7 @@ from functools import cached_property
 import numpy as np
 
 from .ops import CONV1X1, CONV3X3, INPUT, MAX_EDGES, MAX_VERTICES, MAXPOOL3X3, OPS, OUTPUT
-from .table import hash_of_pruned
+from .table import hash_of_row, row_of_pruned
 
 __all__ = ["CONV1X1", "CONV3X3", "INPUT", "MAX_EDGES", "MAX_VERTICES", "MAXPOOL3X3", "OPS", "OUTPUT", "Cell"]
 
@@ -118,11 +118,17 @@ class Cell:
         return (-1, *(OPS.index(op) for op in self.ops[1:-1]), -2)
 
     @cached_property
-    def hash(self) -> str | None:
-        """The official module hash (None for an invalid cell); a table look-up, see ``table``."""
+    def row(self) -> int | None:
+        """Position of the cell in ``unique_cells()`` (sorted-hash order); None if invalid."""
         if self.reason is not None:
             return None
-        return hash_of_pruned(self.matrix, self.ops)
+        return row_of_pruned(self.matrix, self.ops)
+
+    @cached_property
+    def hash(self) -> str | None:
+        """The official module hash (None for an invalid cell); a table look-up, see ``table``."""
+        row = self.row
+        return None if row is None else hash_of_row(row)
 
     def _require_valid(self) -> None:
         if not self.is_valid:

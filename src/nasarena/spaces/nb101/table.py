@@ -187,18 +187,17 @@ class _Lookup:
         table = labelled_table()
         self.offset_of_graph = {key: int(table.labelled_offsets[i]) for key, i in table.graph_index.items()}
         self.row_of_labelled = table.row_of_labelled
-        self.hashes = unique_cells().hashes
 
 
 _LOOKUP: _Lookup | None = None
 _LABEL_OF_OP = {op: label for label, op in enumerate(OPS)}
 
 
-def hash_of_pruned(matrix: Sequence[Sequence[int]], ops: Sequence[str]) -> str:
-    """Module hash of a valid pruned cell (matrix as nested sequences, op names).
+def row_of_pruned(matrix: Sequence[Sequence[int]], ops: Sequence[str]) -> int:
+    """Unique-cell row (sorted-hash position) of a valid pruned cell (matrix, op names).
 
     Plain Python integer arithmetic and two look-ups: this is the per-cell hot path of
-    every optimizer, so it avoids numpy scalar overhead and repeated cache calls.
+    every optimizer and benchmark query, so it avoids numpy scalar overhead.
     """
     global _LOOKUP
     lookup = _LOOKUP or _Lookup()
@@ -214,7 +213,11 @@ def hash_of_pruned(matrix: Sequence[Sequence[int]], ops: Sequence[str]) -> str:
     code = 0
     for op in ops[1:-1]:
         code = code * NUM_OPS + _LABEL_OF_OP[op]
-    return lookup.hashes.item(lookup.row_of_labelled.item(lookup.offset_of_graph[(n, mask)] + code))
+    return lookup.row_of_labelled.item(lookup.offset_of_graph[(n, mask)] + code)
+
+
+def hash_of_row(row: int) -> str:
+    return unique_cells().hashes.item(row)
 
 
 @dataclass(frozen=True)

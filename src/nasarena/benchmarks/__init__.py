@@ -1,0 +1,7 @@
+"""Benchmarks: an architecture goes in, a measured result comes out (see ``protocol``)."""
+
+from .protocol import Benchmark, Description
+from .registry import available, benchmark
+from .result import BatchResult, Result
+
+__all__ = ["BatchResult", "Benchmark", "Description", "Result", "available", "benchmark"]

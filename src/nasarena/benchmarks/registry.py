@@ -1,0 +1,63 @@
+"""Benchmarks by name: ``nasarena.benchmark("nb101-lite")``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .protocol import Benchmark
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    summary: str
+    load: Callable[..., Benchmark]
+
+
+def _nb101_lite(**options):
+    from .nb101 import load_lite
+
+    return load_lite(**options)
+
+
+def _nb101_slice(**options):
+    from .nb101 import load_slice
+
+    return load_slice(**options)
+
+
+def _nb101_official(path: str, **options):
+    from .nb101_store import load_store
+
+    return load_store(path, **options)
+
+
+REGISTRY: dict[str, Entry] = {
+    entry.name: entry
+    for entry in [
+        Entry("nb101-lite", "NAS-Bench-101, all 423,624 cells, one real accuracy draw each (embedded)", _nb101_lite),
+        Entry("nb101-slice", "NAS-Bench-101, 30,001 cells with real validation at 4/12/36/108 epochs (embedded)",
+              _nb101_slice),
+        Entry("nb101", "NAS-Bench-101 with the official 3-trial data, from `nasarena nb101 import` (path=DIR)",
+              _nb101_official),
+    ]
+}
+
+
+def register(entry: Entry) -> None:
+    """Add a benchmark under ``entry.name`` (for plug-ins and the NB201 loaders)."""
+    REGISTRY[entry.name] = entry
+
+
+def benchmark(name: str, **options) -> Benchmark:
+    """Load a benchmark by name; ``options`` go to its loader (e.g. ``seed``, ``path``)."""
+    try:
+        entry = REGISTRY[name]
+    except KeyError:
+        raise KeyError(f"unknown benchmark {name!r}; available: {', '.join(sorted(REGISTRY))}") from None
+    return entry.load(**options)
+
+
+def available() -> list[Entry]:
+    return [REGISTRY[name] for name in sorted(REGISTRY)]

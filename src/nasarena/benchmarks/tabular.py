@@ -1,0 +1,227 @@
+"""Tabular benchmarks: one dense float32 array, architectures x fidelities x trials x stages x metrics.
+
+Everything a tabular NAS benchmark answers is a look-up in that array, so queries cost an
+index computation, and batches are a single fancy-indexing operation. The query semantics are
+those of the original NAS-Bench-101 API: each query samples one of the trials, ``stop_halfway``
+returns the halfway evaluation of that same run, and budget counters add up the training time
+and epochs spent.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .protocol import Benchmark, Description
+from .result import BatchResult, Result
+
+#: The metric axis of every tabular array, in this order.
+METRICS = ("train_accuracy", "valid_accuracy", "test_accuracy", "cost_seconds")
+TRAIN, VALID, TEST, COST = range(4)
+END, HALFWAY = 0, 1
+
+
+@dataclass(frozen=True)
+class TabularData:
+    """The arrays of a tabular benchmark.
+
+    ``values[a, f, t, s, m]``: architecture row ``a``, fidelity index ``f`` (epochs in
+    ``fidelities``), trial ``t``, stage ``s`` (0: end of training, 1: halfway) and metric
+    ``m`` (see ``METRICS``); NaN where the data holds nothing. ``modelled`` maps a
+    :class:`Result` field name to a mask, (rows,) or (rows, fidelities), of the values that are
+    modelled rather than measured.
+    """
+
+    values: np.ndarray
+    fidelities: tuple[int, ...]
+    trainable_parameters: np.ndarray
+    modelled: Mapping[str, np.ndarray] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        n, f, _, _, m = self.values.shape
+        if f != len(self.fidelities) or m != len(METRICS):
+            raise ValueError(f"values shape {self.values.shape} does not match fidelities/metrics")
+        if len(self.trainable_parameters) != n:
+            raise ValueError("trainable_parameters must have one entry per architecture")
+
+    @property
+    def num_trials(self) -> int:
+        return self.values.shape[2]
+
+    @property
+    def has_halfway(self) -> bool:
+        return self.values.shape[3] > 1
+
+
+class TabularBenchmark(Benchmark):
+    """A benchmark answered from :class:`TabularData`.
+
+    ``row_of`` maps an architecture of the space (or a row index) to its row. Trials are drawn
+    from ``rng`` when a query passes one, else from the benchmark's own stream: a numpy
+    ``Generator(seed)``, or with ``compatible_random_stream=True`` a ``random.Random(seed)``
+    used with ``randint(0, trials - 1)`` per query, the original NB101 API's stream.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        version: str,
+        data: TabularData,
+        space,
+        row_of: Callable[[object], int],
+        description: Description,
+        seed: int = 0,
+        compatible_random_stream: bool = False,
+    ):
+        self.name = name
+        self.version = version
+        self.data = data
+        self._space = space
+        self._row_of = row_of
+        self._description = description
+        self.fidelities = data.fidelities
+        self.metrics = tuple(m for m in METRICS if not np.all(np.isnan(data.values[..., METRICS.index(m)])))
+        self._fidelity_index = {epochs: i for i, epochs in enumerate(data.fidelities)}
+        self._compatible = random.Random(seed) if compatible_random_stream else None
+        self._own_rng = np.random.default_rng(seed)
+        self._modelled_keys, self._modelled_sets = self._modelled_field_sets()
+        self.reset_budget_counters()
+
+    # --- protocol ------------------------------------------------------------------------
+    @property
+    def space(self):
+        return self._space
+
+    def query(
+        self,
+        arch,
+        fidelity: int | None = None,
+        rng: np.random.Generator | None = None,
+        trial: int | None = None,
+        stop_halfway: bool = False,
+    ) -> Result:
+        """One training run of ``arch`` (see the class docstring for how the trial is drawn)."""
+        row = arch if isinstance(arch, (int, np.integer)) else self._row_of(arch)
+        epochs = self.data.fidelities[-1] if fidelity is None else fidelity
+        f = self._fidelity(epochs)
+        t = self._trial(trial, rng)
+        stage = self._stage(stop_halfway)
+        train, valid, test, cost = self.data.values[row, f, t, stage].tolist()
+        self.training_time_spent += cost
+        self.total_epochs_spent += epochs // 2 if stop_halfway else epochs
+        return Result(
+            valid_accuracy=valid,
+            test_accuracy=test,
+            cost_seconds=cost,
+            trainable_parameters=int(self.data.trainable_parameters[row]),
+            fidelity=epochs,
+            train_accuracy=train,
+            trial=t,
+            halfway=stop_halfway,
+            modelled=self._modelled_sets[self._modelled_keys.item(row, f)],
+        )
+
+    def query_batch(
+        self,
+        archs,
+        fidelity: int | None = None,
+        rng: np.random.Generator | None = None,
+        trials=None,
+        stop_halfway: bool = False,
+    ) -> BatchResult:
+        """Vectorised query: ``archs`` is an array of row indices or a sequence of architectures."""
+        rows = self.rows(archs)
+        epochs = self.data.fidelities[-1] if fidelity is None else fidelity
+        f = self._fidelity(epochs)
+        if trials is None:
+            generator = rng if rng is not None else self._own_rng
+            trials = generator.integers(0, self.data.num_trials, size=len(rows))
+        trials = np.broadcast_to(np.asarray(trials), rows.shape)
+        stage = self._stage(stop_halfway)
+        block = self.data.values[rows, f, trials, stage]
+        self.training_time_spent += float(np.nansum(block[:, COST]))
+        self.total_epochs_spent += len(rows) * (epochs // 2 if stop_halfway else epochs)
+        return BatchResult(
+            rows=rows,
+            valid_accuracy=block[:, VALID],
+            test_accuracy=block[:, TEST],
+            cost_seconds=block[:, COST],
+            train_accuracy=block[:, TRAIN],
+            trials=trials,
+            fidelity=epochs,
+            halfway=stop_halfway,
+        )
+
+    def optimum(self, metric: str = "test_accuracy") -> float:
+        return float(np.nanmax(self.mean_over_trials(metric)))
+
+    def describe(self) -> Description:
+        return self._description
+
+    # --- beyond the protocol -------------------------------------------------------------
+    def rows(self, archs) -> np.ndarray:
+        """Row indices of architectures (integer arrays pass through)."""
+        if isinstance(archs, np.ndarray) and np.issubdtype(archs.dtype, np.integer):
+            return archs.astype(np.int64, copy=False)
+        return np.array([a if isinstance(a, (int, np.integer)) else self._row_of(a) for a in archs], dtype=np.int64)
+
+    def mean_over_trials(self, metric: str = "test_accuracy", fidelity: int | None = None) -> np.ndarray:
+        """Per architecture, the mean of ``metric`` over the trials at the end of ``fidelity``."""
+        f = self._fidelity(self.data.fidelities[-1] if fidelity is None else fidelity)
+        return np.nanmean(self.data.values[:, f, :, END, METRICS.index(metric)], axis=1)
+
+    def reset_budget_counters(self) -> None:
+        self.training_time_spent = 0.0
+        self.total_epochs_spent = 0
+
+    def get_budget_counters(self) -> tuple[float, int]:
+        """(training time spent, epochs spent) since the last reset, as the original API."""
+        return self.training_time_spent, self.total_epochs_spent
+
+    def __len__(self) -> int:
+        return len(self.data.values)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} v{self.version}: {len(self):,} architectures>"
+
+    # --- helpers -------------------------------------------------------------------------
+    def _fidelity(self, epochs: int) -> int:
+        try:
+            return self._fidelity_index[epochs]
+        except KeyError:
+            raise ValueError(
+                f"{self.name} has no fidelity of {epochs} epochs; available: {list(self.data.fidelities)}"
+            ) from None
+
+    def _trial(self, trial: int | None, rng: np.random.Generator | None) -> int:
+        trials = self.data.num_trials
+        if trial is not None:
+            if not 0 <= trial < trials:
+                raise ValueError(f"trial must be in 0..{trials - 1}, got {trial}")
+            return trial
+        if trials == 1:
+            return 0
+        if rng is not None:
+            return int(rng.random() * trials)  # ~10x cheaper than rng.integers for one scalar
+        if self._compatible is not None:
+            return self._compatible.randint(0, trials - 1)
+        return int(self._own_rng.random() * trials)
+
+    def _stage(self, stop_halfway: bool) -> int:
+        if stop_halfway and not self.data.has_halfway:
+            raise ValueError(f"{self.name} holds no halfway evaluations")
+        return HALFWAY if stop_halfway else END
+
+    def _modelled_field_sets(self) -> tuple[np.ndarray, dict[int, frozenset[str]]]:
+        """Per (row, fidelity) a key into shared frozensets of modelled Result fields."""
+        n, f = self.data.values.shape[:2]
+        keys = np.zeros((n, f), dtype=np.int64)
+        ordered = sorted(self.data.modelled)
+        for bit, name in enumerate(ordered):
+            mask = np.asarray(self.data.modelled[name], dtype=np.int64)
+            keys |= np.broadcast_to(mask.reshape(n, -1), (n, f)) << bit
+        sets = {k: frozenset(m for b, m in enumerate(ordered) if k >> b & 1) for k in np.unique(keys).tolist()}
+        return keys, sets
