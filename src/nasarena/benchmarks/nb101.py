@@ -19,9 +19,10 @@ FIDELITIES = (4, 12, 36, 108)
 def row_of_cell(arch) -> int:
     """Row (sorted-hash position) of an NB101 cell, given as a ``Cell`` or a hash string."""
     if isinstance(arch, Cell):
-        if not arch.is_valid:
+        row = arch.row
+        if row is None:
             raise ValueError(f"invalid cell cannot be queried: {arch.reason}")
-        return arch.row
+        return row
     if isinstance(arch, str):
         return unique_cells().index_of(arch)
     raise TypeError(f"expected an NB101 Cell, a module hash or a row index, got {type(arch).__name__}")

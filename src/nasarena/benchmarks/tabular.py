@@ -85,6 +85,9 @@ class TabularBenchmark(Benchmark):
         self.fidelities = data.fidelities
         self.metrics = tuple(m for m in METRICS if not np.all(np.isnan(data.values[..., METRICS.index(m)])))
         self._fidelity_index = {epochs: i for i, epochs in enumerate(data.fidelities)}
+        self._highest = data.fidelities[-1]
+        self._values = data.values
+        self._num_trials = data.num_trials
         self._compatible = random.Random(seed) if compatible_random_stream else None
         self._own_rng = np.random.default_rng(seed)
         self._modelled_keys, self._modelled_sets = self._modelled_field_sets()
@@ -104,24 +107,29 @@ class TabularBenchmark(Benchmark):
         stop_halfway: bool = False,
     ) -> Result:
         """One training run of ``arch`` (see the class docstring for how the trial is drawn)."""
-        row = arch if isinstance(arch, (int, np.integer)) else self._row_of(arch)
-        epochs = self.data.fidelities[-1] if fidelity is None else fidelity
-        f = self._fidelity(epochs)
-        t = self._trial(trial, rng)
-        stage = self._stage(stop_halfway)
-        train, valid, test, cost = self.data.values[row, f, t, stage].tolist()
+        row = arch if isinstance(arch, int) else self._row_of(arch)
+        epochs = self._highest if fidelity is None else fidelity
+        f = self._fidelity_index.get(epochs)
+        if f is None:
+            f = self._fidelity(epochs)  # raises the explanatory error
+        if trial is None and rng is not None and self._num_trials > 1:
+            t = int(rng.random() * self._num_trials)  # ~10x cheaper than rng.integers for one scalar
+        else:
+            t = self._trial(trial, rng)
+        stage = self._stage(stop_halfway) if stop_halfway else END
+        train, valid, test, cost = self._values[row, f, t, stage].tolist()
         self.training_time_spent += cost
         self.total_epochs_spent += epochs // 2 if stop_halfway else epochs
         return Result(
-            valid_accuracy=valid,
-            test_accuracy=test,
-            cost_seconds=cost,
-            trainable_parameters=int(self.data.trainable_parameters[row]),
-            fidelity=epochs,
-            train_accuracy=train,
-            trial=t,
-            halfway=stop_halfway,
-            modelled=self._modelled_sets[self._modelled_keys.item(row, f)],
+            valid,
+            test,
+            cost,
+            self.data.trainable_parameters.item(row),
+            epochs,
+            train,
+            t,
+            stop_halfway,
+            self._modelled_sets[self._modelled_keys.item(row, f)],
         )
 
     def query_batch(
@@ -205,7 +213,7 @@ class TabularBenchmark(Benchmark):
         if trials == 1:
             return 0
         if rng is not None:
-            return int(rng.random() * trials)  # ~10x cheaper than rng.integers for one scalar
+            return int(rng.random() * trials)
         if self._compatible is not None:
             return self._compatible.randint(0, trials - 1)
         return int(self._own_rng.random() * trials)

@@ -10,7 +10,7 @@ data (``nb101-space.npz.xz``, checksummed) and is rebuilt by ``nasarena nb101 en
 from __future__ import annotations
 
 import binascii
-from collections.abc import Sequence
+import itertools
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -44,10 +44,6 @@ class LabelledTable:
         keys = (self.graph_vertices.astype(np.int64) << 32) | self.graph_bitmasks.astype(np.int64)
         assert np.all(np.diff(keys) > 0)
         return keys
-
-    @cached_property
-    def graph_index(self) -> dict[tuple[int, int], int]:
-        return {(int(v), int(m)): i for i, (v, m) in enumerate(zip(self.graph_vertices, self.graph_bitmasks))}
 
     def rows(self, vertices: np.ndarray, bitmasks: np.ndarray, codes: np.ndarray) -> np.ndarray:
         """Unique-cell rows of labelled graphs, vectorised."""
@@ -181,39 +177,45 @@ def save_enumeration(enumeration: Enumeration, directory: Path | None = None) ->
 
 
 class _Lookup:
-    """Plain-Python views of the tables for the per-cell hot path (built once, on first use)."""
+    """Plain-Python views of the tables for the per-cell hot path (built once, on first use).
+
+    Every valid pruned matrix is one of the few thousand full DAGs, and every interior op
+    sequence one of 364, so both are keyed by the tuples a :class:`Cell` already holds:
+    a look-up costs two tuple hashes instead of a loop over the matrix.
+    """
 
     def __init__(self) -> None:
         table = labelled_table()
-        self.offset_of_graph = {key: int(table.labelled_offsets[i]) for key, i in table.graph_index.items()}
+        self.offset_of_matrix: dict[tuple, int] = {}
+        for vertices in np.unique(table.graph_vertices).tolist():
+            selected = np.flatnonzero(table.graph_vertices == vertices)
+            matrices = masks_to_matrices(table.graph_bitmasks[selected], vertices).astype(int).tolist()
+            for index, matrix in zip(selected.tolist(), matrices):
+                key = tuple(map(tuple, matrix))
+                self.offset_of_matrix[key] = int(table.labelled_offsets[index])
+        self.code_of_ops: dict[tuple, int] = {}
+        for length in range(0, 6):
+            for labels in itertools.product(range(NUM_OPS), repeat=length):
+                code = 0
+                for label in labels:
+                    code = code * NUM_OPS + label
+                self.code_of_ops[(INPUT, *(OPS[i] for i in labels), OUTPUT)] = code
         self.row_of_labelled = table.row_of_labelled
 
 
 _LOOKUP: _Lookup | None = None
-_LABEL_OF_OP = {op: label for label, op in enumerate(OPS)}
 
 
-def row_of_pruned(matrix: Sequence[Sequence[int]], ops: Sequence[str]) -> int:
-    """Unique-cell row (sorted-hash position) of a valid pruned cell (matrix, op names).
+def row_of_pruned(matrix: tuple[tuple[int, ...], ...], ops: tuple[str, ...]) -> int:
+    """Unique-cell row (sorted-hash position) of a valid pruned cell (as ``Cell`` holds it).
 
-    Plain Python integer arithmetic and two look-ups: this is the per-cell hot path of
-    every optimizer and benchmark query, so it avoids numpy scalar overhead.
+    This is the per-cell hot path of every optimizer and benchmark query: two dict look-ups
+    and one array item, no numpy scalar arithmetic.
     """
     global _LOOKUP
     lookup = _LOOKUP or _Lookup()
     _LOOKUP = lookup
-    n = len(matrix)
-    mask = 0
-    bit = 1
-    for y in range(1, n):
-        for x in range(y):
-            if matrix[x][y]:
-                mask |= bit
-            bit <<= 1
-    code = 0
-    for op in ops[1:-1]:
-        code = code * NUM_OPS + _LABEL_OF_OP[op]
-    return lookup.row_of_labelled.item(lookup.offset_of_graph[(n, mask)] + code)
+    return lookup.row_of_labelled.item(lookup.offset_of_matrix[matrix] + lookup.code_of_ops[ops])
 
 
 def hash_of_row(row: int) -> str:
