@@ -7,7 +7,7 @@ from nasarena.io.packaged import DataIntegrityError, load_arrays, read_manifest
 from nasarena.spaces.nb101 import NUM_UNIQUE_CELLS, unique_cells
 from nasarena.spaces.nb101.enumeration import labelled_hashes, labellings, masks_to_matrices
 from nasarena.spaces.nb101.hashing import fingerprint
-from nasarena.spaces.nb101.table import SPACE_FILE, labelled_table
+from nasarena.spaces.nb101.table import LOOKUP_FILE, labelled_table
 
 
 def test_number_of_unique_cells_is_the_official_one():
@@ -79,11 +79,11 @@ def test_enumeration_hashes_equal_the_reference_algorithm(rng):
 def test_corrupted_package_data_is_a_clear_error(tmp_path):
     from nasarena.io.packaged import data_dir
 
-    for name in (SPACE_FILE, "manifest.json"):
+    for name in (LOOKUP_FILE, "manifest.json"):
         (tmp_path / name).write_bytes((data_dir() / name).read_bytes())
-    content = bytearray((tmp_path / SPACE_FILE).read_bytes())
+    content = bytearray((tmp_path / LOOKUP_FILE).read_bytes())
     content[1000] ^= 0xFF
-    (tmp_path / SPACE_FILE).write_bytes(bytes(content))
+    (tmp_path / LOOKUP_FILE).write_bytes(bytes(content))
     with pytest.raises(DataIntegrityError, match="corrupted: sha256"):
-        load_arrays(SPACE_FILE, tmp_path)
-    assert SPACE_FILE in read_manifest(tmp_path)
+        load_arrays(LOOKUP_FILE, tmp_path)
+    assert LOOKUP_FILE in read_manifest(tmp_path)

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..io.packaged import load_arrays, read_manifest
 from ..spaces.nb101 import Cell, unique_cells
+from ..spaces.nb101.space import NB101Space
 from .protocol import Description
 from .tabular import END, METRICS, TabularBenchmark, TabularData
 
@@ -58,7 +59,7 @@ class NB101Benchmark(TabularBenchmark):
     def __init__(self, name, version, data, description, positions: np.ndarray | None = None, **options):
         self.positions = positions
         row_of = row_of_cell if positions is None else self._row_in_subset
-        super().__init__(name, version, data, unique_cells(), row_of, description, **options)
+        super().__init__(name, version, data, NB101Space(), row_of, description, **options)
 
     def _row_in_subset(self, arch) -> int:
         position = row_of_cell(arch)

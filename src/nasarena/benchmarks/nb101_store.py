@@ -23,7 +23,7 @@ import numpy as np
 
 from ..io.nb101_records import parse_record
 from ..io.tfrecord import iter_records
-from ..spaces.nb101 import Cell, unique_cells
+from ..spaces.nb101 import NUM_UNIQUE_CELLS, Cell
 from .nb101 import FIDELITIES, NB101Benchmark
 from .protocol import Description
 from .tabular import END, HALFWAY, METRICS, TabularData
@@ -55,11 +55,10 @@ def _stage_metrics(evaluation) -> tuple[float, float, float, float]:
 def convert(source: Path, out: Path) -> ImportSummary:
     """Convert an official NB101 TFRecord file into a store directory at ``out``."""
     start = time.perf_counter()
-    table = unique_cells()
     budget_index = {epochs: i for i, epochs in enumerate(FIDELITIES)}
-    values = np.full((len(table), len(FIDELITIES), NUM_TRIALS, 2, len(METRICS)), np.nan, dtype=np.float32)
-    parameters = np.zeros(len(table), dtype=np.int64)
-    trials_seen = np.zeros((len(table), len(FIDELITIES)), dtype=np.int8)
+    values = np.full((NUM_UNIQUE_CELLS, len(FIDELITIES), NUM_TRIALS, 2, len(METRICS)), np.nan, dtype=np.float32)
+    parameters = np.zeros(NUM_UNIQUE_CELLS, dtype=np.int64)
+    trials_seen = np.zeros((NUM_UNIQUE_CELLS, len(FIDELITIES)), dtype=np.int8)
     verified: dict[str, int] = {}
     records = 0
     for offset, data in iter_records(source):
@@ -164,7 +163,7 @@ def load_store(path, verify: bool = False, seed: int = 0, compatible_random_stre
     values = np.load(path / VALUES_FILE, mmap_mode="r")
     parameters = np.load(path / PARAMETERS_FILE)
     budgets = tuple(manifest["budgets"])
-    expected_shape = (len(unique_cells()), len(budgets), NUM_TRIALS, 2, len(METRICS))
+    expected_shape = (NUM_UNIQUE_CELLS, len(budgets), NUM_TRIALS, 2, len(METRICS))
     if values.shape != expected_shape or values.dtype != np.float32:
         raise ValueError(f"{path / VALUES_FILE}: shape {values.shape} {values.dtype}, expected {expected_shape} float32")
     data = TabularData(values, budgets, parameters)

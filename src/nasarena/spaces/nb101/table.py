@@ -21,7 +21,8 @@ from ...io.packaged import load_arrays, save_arrays
 from .ops import INPUT, OPS, OUTPUT
 from .enumeration import NUM_OPS, Enumeration, edge_pairs, masks_to_matrices
 
-SPACE_FILE = "nb101-space.npz.xz"
+CELLS_FILE = "nb101-cells.npz"  # hashes and canonical representatives: read by unique_cells()
+LOOKUP_FILE = "nb101-lookup.npz.xz"  # row of every labelled graph: read on the first hash look-up
 NUM_UNIQUE_CELLS = 423_624
 
 
@@ -105,37 +106,28 @@ def _decode_hashes(digests: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=None)
-def _space_arrays() -> dict[str, np.ndarray]:
-    return load_arrays(SPACE_FILE)
+def _cells_arrays() -> dict[str, np.ndarray]:
+    return load_arrays(CELLS_FILE)
 
 
 @lru_cache(maxsize=None)
 def labelled_table() -> LabelledTable:
-    arrays = _space_arrays()
+    arrays = _cells_arrays()
     return LabelledTable(
         graph_vertices=arrays["graph_vertices"],
         graph_bitmasks=arrays["graph_bitmasks"],
-        row_of_labelled=arrays["row_of_labelled"],
+        row_of_labelled=load_arrays(LOOKUP_FILE)["row_of_labelled"],
     )
-
-
-def _canonical_rows(table: LabelledTable, num_rows: int) -> tuple[np.ndarray, np.ndarray]:
-    """(graph index, labelling code) of the first labelled graph of every row."""
-    first = np.full(num_rows, len(table.row_of_labelled), dtype=np.int64)
-    np.minimum.at(first, table.row_of_labelled, np.arange(len(table.row_of_labelled)))
-    graphs = np.searchsorted(table.labelled_offsets, first, side="right") - 1
-    return graphs, first - table.labelled_offsets[graphs]
 
 
 @lru_cache(maxsize=None)
 def unique_cells() -> UniqueCells:
     """The 423,624 unique cells of NAS-Bench-101, loaded from package data (verified)."""
-    arrays = _space_arrays()
-    table = labelled_table()
-    hashes = _decode_hashes(arrays["hashes"])
-    graphs, codes = _canonical_rows(table, len(hashes))
-    vertices = table.graph_vertices[graphs]
-    bitmasks = table.graph_bitmasks[graphs]
+    arrays = _cells_arrays()
+    graphs = arrays["canonical_graph"].astype(np.int64)
+    codes = arrays["canonical_labelling"].astype(np.int64)
+    vertices = arrays["graph_vertices"][graphs]
+    bitmasks = arrays["graph_bitmasks"][graphs]
     interior = vertices.astype(np.int64) - 2
     labels = np.full((len(codes), 5), -1, dtype=np.int64)
     for i in range(5):  # interior vertex i + 1 is base-3 digit i of the code, most significant first
@@ -144,7 +136,7 @@ def unique_cells() -> UniqueCells:
         labels[:, i] = np.where(present, (codes // NUM_OPS**exponent) % NUM_OPS, -1)
     num_edges = ((bitmasks[:, None].astype(np.int64) >> np.arange(21)) & 1).sum(axis=1)
     return UniqueCells(
-        hashes=hashes,
+        hashes=_decode_hashes(arrays["hashes"]),
         num_vertices=vertices.astype(np.uint8),
         num_edges=num_edges.astype(np.uint8),
         bitmasks=bitmasks,
@@ -153,22 +145,32 @@ def unique_cells() -> UniqueCells:
 
 
 def save_enumeration(enumeration: Enumeration, directory: Path | None = None) -> None:
-    """Store a freshly computed enumeration as the package's space table."""
+    """Store a freshly computed enumeration as the package's space tables."""
     digests = np.frombuffer(binascii.unhexlify(enumeration.hashes.tobytes()), dtype=np.uint8).reshape(-1, 16)
+    _, first = np.unique(enumeration.row_of_labelled, return_index=True)  # first labelled graph per row
+    graphs = np.searchsorted(enumeration.labelled_offsets, first, side="right") - 1
+    provenance = ("computed by `nasarena nb101 enumerate` (nasarena.spaces.nb101.enumeration); checked against "
+                  "the official hashes of tiga1231/nasbench-vis")
     save_arrays(
-        SPACE_FILE,
+        CELLS_FILE,
         {
             "hashes": digests,
+            "canonical_graph": graphs.astype(np.uint16),
+            "canonical_labelling": (first - enumeration.labelled_offsets[graphs]).astype(np.uint8),
             "graph_vertices": enumeration.graph_vertices,
             "graph_bitmasks": enumeration.graph_bitmasks,
-            "row_of_labelled": enumeration.row_of_labelled,
         },
-        description=(
-            "NAS-Bench-101 space: md5 digests of the 423,624 unique cells (sorted), and the unique-cell "
-            "row of every labelled full DAG (2-7 vertices, <= 9 edges) in enumeration order"
-        ),
-        provenance="computed by `nasarena nb101 enumerate` (nasarena.spaces.nb101.enumeration); checked "
-        "against the official hashes of tiga1231/nasbench-vis",
+        description=("NAS-Bench-101 space: md5 digests of the 423,624 unique cells (sorted) and each one's canonical "
+                     "representative (graph index and labelling code in enumeration order); the full DAGs "
+                     "(2-7 vertices, <= 9 edges) by vertices and edge bitmask"),
+        provenance=provenance,
+        directory=directory,
+    )
+    save_arrays(
+        LOOKUP_FILE,
+        {"row_of_labelled": enumeration.row_of_labelled},
+        description="NAS-Bench-101 space: unique-cell row of every labelled full DAG, in enumeration order",
+        provenance=provenance,
         directory=directory,
     )
 

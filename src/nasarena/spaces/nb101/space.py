@@ -1,0 +1,52 @@
+"""The NB101 search space as one object (the ``SearchSpace`` protocol of the design)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import encodings, operations
+from .cell import Cell
+from .table import NUM_UNIQUE_CELLS, UniqueCells, unique_cells
+
+ENCODINGS = ("adjacency_one_hot", "variable_size", "path")
+
+
+class NB101Space:
+    """Sampling, mutation, neighbourhoods, encodings and enumeration of NB101 cells.
+
+    ``sampler`` chooses what ``sample`` draws: ``"raw"`` (the original random search's
+    Bernoulli(0.5) encoding, the default) or ``"unique"`` (uniform over unique cells).
+    """
+
+    name = "nb101"
+    size = NUM_UNIQUE_CELLS
+
+    def __init__(self, sampler: str = "raw"):
+        if sampler not in ("raw", "unique"):
+            raise ValueError(f"sampler must be 'raw' or 'unique', got {sampler!r}")
+        self.sampler = sampler
+
+    def sample(self, rng: np.random.Generator) -> Cell:
+        return operations.sample_raw(rng) if self.sampler == "raw" else operations.sample_unique(rng)
+
+    def mutate(self, cell: Cell, rng: np.random.Generator, rate: float = 1.0) -> Cell:
+        return operations.mutate(cell, rng, rate)
+
+    def neighbours(self, cell: Cell) -> list[Cell]:
+        return operations.neighbours(cell)
+
+    def encode(self, cell: Cell, kind: str = "adjacency_one_hot") -> np.ndarray:
+        if kind == "adjacency_one_hot":
+            return encodings.adjacency_one_hot(cell)
+        if kind == "variable_size":
+            return encodings.variable_size(cell)
+        if kind == "path":
+            return encodings.path_encoding(cell)
+        raise ValueError(f"unknown encoding {kind!r}; available: {', '.join(ENCODINGS)}")
+
+    def enumerate(self) -> UniqueCells:
+        return unique_cells()
+
+    def identity(self, cell: Cell) -> str:
+        """The canonical identity of an architecture: the official module hash."""
+        return cell.hash
