@@ -10,7 +10,7 @@ import numpy as np
 from ..io.packaged import load_arrays, read_manifest
 from ..spaces.nb101 import Cell, unique_cells
 from ..spaces.nb101.space import NB101Space
-from .protocol import Description
+from .protocol import Description, InvalidArchitectureError
 from .tabular import END, METRICS, TabularBenchmark, TabularData
 
 LITE_FILE = "nb101-lite.npz.xz"
@@ -22,7 +22,7 @@ def row_of_cell(arch) -> int:
     if isinstance(arch, Cell):
         row = arch.row
         if row is None:
-            raise ValueError(f"invalid cell cannot be queried: {arch.reason}")
+            raise InvalidArchitectureError(f"invalid cell cannot be queried: {arch.reason}")
         return row
     if isinstance(arch, str):
         return unique_cells().index_of(arch)

@@ -10,6 +10,10 @@ import numpy as np
 from .result import BatchResult, Result
 
 
+class InvalidArchitectureError(ValueError):
+    """The architecture is outside the benchmark's space (e.g. an NB101 cell that fails its checks)."""
+
+
 @dataclass(frozen=True)
 class Description:
     """Provenance and honesty: where the numbers come from and which ones are modelled."""
@@ -66,6 +70,10 @@ class Benchmark(ABC):
     @abstractmethod
     def optimum(self, metric: str = "test_accuracy") -> float:
         """Best value of ``metric`` in the space (mean over trials at the highest fidelity)."""
+
+    @abstractmethod
+    def final_test_accuracy(self, arch) -> float:
+        """Mean test accuracy over trials at the highest fidelity: what regret is measured on."""
 
     @abstractmethod
     def describe(self) -> Description:

@@ -88,6 +88,7 @@ class TabularBenchmark(Benchmark):
         self._highest = data.fidelities[-1]
         self._values = data.values
         self._num_trials = data.num_trials
+        self._final_test: np.ndarray | None = None
         self._compatible = random.Random(seed) if compatible_random_stream else None
         self._own_rng = np.random.default_rng(seed)
         self._modelled_keys, self._modelled_sets = self._modelled_field_sets()
@@ -165,6 +166,12 @@ class TabularBenchmark(Benchmark):
 
     def optimum(self, metric: str = "test_accuracy") -> float:
         return float(np.nanmax(self.mean_over_trials(metric)))
+
+    def final_test_accuracy(self, arch) -> float:
+        if self._final_test is None:
+            self._final_test = self.mean_over_trials("test_accuracy")
+        row = arch if isinstance(arch, int) else self._row_of(arch)
+        return self._final_test.item(row)
 
     def describe(self) -> Description:
         return self._description

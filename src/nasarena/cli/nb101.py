@@ -43,6 +43,26 @@ def stats() -> None:
     typer.echo("by edges:     " + ", ".join(f"{e}: {c:,}" for e, c in zip(edges, counts)))
 
 
+@app.command("import")
+def import_command(
+    source: Path = typer.Argument(..., help="nasbench_full.tfrecord or nasbench_only108.tfrecord"),
+    out: Path = typer.Option(..., help="Directory of the converted store (replaced only when complete)."),
+) -> None:
+    """Convert an official NAS-Bench-101 TFRecord file into nasarena's columnar store."""
+    from ..benchmarks.nb101_store import convert
+    from ..io.nb101_records import RecordError
+    from ..io.tfrecord import TFRecordError
+
+    try:
+        summary = convert(source, out)
+    except (OSError, ValueError, RecordError, TFRecordError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"imported {summary.records:,} records of {summary.cells:,} cells in {summary.seconds:.1f} s "
+               f"({summary.records / max(summary.seconds, 1e-9):,.0f} records/s) into {summary.out}")
+    typer.echo(f"use it with nasarena.benchmark('nb101', path='{summary.out}')")
+
+
 @app.command("enumerate")
 def enumerate_command(
     out: Path = typer.Option(None, help="Directory to write the space table to (default: print a summary only)."),

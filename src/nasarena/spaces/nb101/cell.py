@@ -88,6 +88,22 @@ class Cell:
             raise ValueError(f"len(ops) = {len(ops)} differs from the matrix size {len(original)}")
         if not all(isinstance(op, str) for op in ops):
             raise ValueError("ops must be strings")
+        self._build(original, ops)
+
+    @classmethod
+    def from_checked(cls, matrix: tuple[tuple[int, ...], ...], ops: tuple[str, ...]) -> Cell:
+        """A cell from input already known to be well-formed (a tuple of 0/1 int tuples,
+        strictly upper-triangular, and a tuple of op names of the same length).
+
+        For search operations that build cells by construction: it skips the input
+        validation, which is most of the cost of ``Cell(...)``, but not pruning or the
+        domain checks.
+        """
+        cell = cls.__new__(cls)
+        cell._build(matrix, ops)
+        return cell
+
+    def _build(self, original: tuple[tuple[int, ...], ...], ops: tuple[str, ...]) -> None:
         self.original_matrix = original
         self.original_ops = ops
         kept = _prune(original)

@@ -23,10 +23,11 @@ def sample_raw(rng: np.random.Generator) -> Cell:
     uniform; this is *not* uniform over architectures (large, isomorphism-rich graphs are
     favoured), which is the distribution the NB101 paper's random search used.
     """
+    n = MAX_VERTICES
     while True:
-        matrix = np.triu(rng.integers(0, 2, size=(MAX_VERTICES, MAX_VERTICES)), 1)
-        interior = rng.integers(0, len(OPS), size=MAX_VERTICES - 2)
-        cell = Cell(matrix, [INPUT, *(OPS[i] for i in interior), OUTPUT])
+        matrix = np.triu(rng.integers(0, 2, size=(n, n)), 1).tolist()
+        interior = rng.integers(0, len(OPS), size=n - 2).tolist()
+        cell = Cell.from_checked(tuple(map(tuple, matrix)), (INPUT, *(OPS[i] for i in interior), OUTPUT))
         if cell.is_valid:
             return cell
 
@@ -37,23 +38,22 @@ def sample_unique(rng: np.random.Generator) -> Cell:
     return table.cell(int(rng.integers(len(table))))
 
 
-def _padded_original(cell: Cell, rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+def _padded_original(cell: Cell, rng: np.random.Generator) -> tuple[list[list[int]], list[str]]:
     """The unpruned encoding, widened to 7 vertices by isolated vertices before the output.
 
     Cells smaller than 7 vertices (e.g. canonical representatives) could otherwise never
     grow under mutation; the new vertices are pruned away until a mutation connects them,
     and their ops are drawn uniformly so that no op is favoured.
     """
-    matrix = np.array(cell.original_matrix, dtype=np.int8)
+    matrix = [list(row) for row in cell.original_matrix]
     ops = list(cell.original_ops)
-    missing = MAX_VERTICES - len(ops)
+    n = len(ops)
+    missing = MAX_VERTICES - n
     if missing > 0:
-        n = len(ops)
-        widened = np.zeros((MAX_VERTICES, MAX_VERTICES), dtype=np.int8)
-        widened[: n - 1, : n - 1] = matrix[: n - 1, : n - 1]
-        widened[: n - 1, -1] = matrix[: n - 1, -1]
+        widened = [row[: n - 1] + [0] * missing + [row[n - 1]] for row in matrix[: n - 1]]
+        widened += [[0] * MAX_VERTICES for _ in range(missing + 1)]
         matrix = widened
-        ops = ops[:-1] + [OPS[i] for i in rng.integers(0, len(OPS), size=missing)] + [ops[-1]]
+        ops = ops[:-1] + [OPS[i] for i in rng.integers(0, len(OPS), size=missing).tolist()] + [ops[-1]]
     return matrix, ops
 
 
@@ -68,16 +68,23 @@ def mutate(cell: Cell, rng: np.random.Generator, rate: float = 1.0) -> Cell:
         raise ValueError(f"cannot mutate an invalid cell: {cell.reason}")
     base_matrix, base_ops = _padded_original(cell, rng)
     n = len(base_ops)
-    upper = np.triu(np.ones((n, n), dtype=bool), 1)
+    pairs = [(x, y) for x in range(n - 1) for y in range(x + 1, n)]
+    edge_probability, op_probability = rate / MAX_VERTICES, rate / _OP_SPOTS
     while True:
-        flips = (rng.random((n, n)) < rate / MAX_VERTICES) & upper
-        matrix = np.where(flips, 1 - base_matrix, base_matrix)
+        # one vectorised draw per attempt: an edge-flip uniform per pair, then per interior op
+        # a resample uniform and a choice uniform (plain-Python use is the fast path here)
+        draws = rng.random(len(pairs) + 2 * (n - 2)).tolist()
+        matrix = [row[:] for row in base_matrix]
+        for (x, y), u in zip(pairs, draws):
+            if u < edge_probability:
+                matrix[x][y] = 1 - matrix[x][y]
         ops = list(base_ops)
+        choices = draws[len(pairs) :]
         for vertex in range(1, n - 1):
-            if rng.random() < rate / _OP_SPOTS:
-                choices = [op for op in OPS if op != ops[vertex]]
-                ops[vertex] = choices[int(rng.integers(len(choices)))]
-        child = Cell(matrix, ops)
+            if choices[2 * (vertex - 1)] < op_probability:
+                others = [op for op in OPS if op != ops[vertex]]
+                ops[vertex] = others[int(choices[2 * vertex - 1] * len(others))]
+        child = Cell.from_checked(tuple(map(tuple, matrix)), tuple(ops))
         if child.is_valid:
             return child
 
@@ -91,19 +98,19 @@ def neighbours(cell: Cell) -> list[Cell]:
     """
     if not cell.is_valid:
         raise ValueError(f"invalid cell has no neighbourhood: {cell.reason}")
-    matrix = np.array(cell.original_matrix, dtype=np.int8)
-    ops = list(cell.original_ops)
+    matrix = cell.original_matrix
+    ops = cell.original_ops
     n = len(ops)
     candidates = []
     for vertex in range(1, n - 1):
         for op in OPS:
             if op != ops[vertex]:
-                candidates.append(Cell(matrix, ops[:vertex] + [op] + ops[vertex + 1 :]))
+                candidates.append(Cell.from_checked(matrix, ops[:vertex] + (op,) + ops[vertex + 1 :]))
     for source in range(n - 1):
         for target in range(source + 1, n):
-            flipped = matrix.copy()
-            flipped[source, target] = 1 - flipped[source, target]
-            candidates.append(Cell(flipped, ops))
+            flipped = [list(row) for row in matrix]
+            flipped[source][target] = 1 - flipped[source][target]
+            candidates.append(Cell.from_checked(tuple(map(tuple, flipped)), ops))
     seen = {cell.hash}
     result = []
     for candidate in candidates:

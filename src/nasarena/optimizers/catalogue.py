@@ -1,0 +1,3 @@
+"""Imports every built-in optimizer module so that each registers itself."""
+
+from . import evolution, local_search, random_search  # noqa: F401

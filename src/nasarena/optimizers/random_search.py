@@ -1,0 +1,14 @@
+"""Random search: independent samples from the space's sampler."""
+
+from __future__ import annotations
+
+from .base import Observation, Optimizer, Trial, register
+
+
+@register("rs", "random search (the space's sampler; NB101: the original Bernoulli(0.5) encoding)")
+class RandomSearch(Optimizer):
+    def ask(self) -> Trial:
+        return Trial(self.space.sample(self.rng))
+
+    def tell(self, trial: Trial, observation: Observation) -> None:
+        pass

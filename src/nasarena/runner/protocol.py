@@ -1,0 +1,144 @@
+"""The benchmarking protocol: a simulated clock, budgets, incumbents and regret.
+
+One run drives an ask/tell optimizer against a benchmark. The clock advances by each
+result's training cost (optionally plus the optimizer's own CPU time); with several workers
+the evaluations run asynchronously in simulated time and the worker that finishes first gets
+the next ``ask``. The incumbent after each evaluation is the best architecture so far by
+validation accuracy; its test regret (optimum minus its mean test accuracy over trials at the
+highest budget) is looked up afterwards and never shown to the optimizer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import json
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..benchmarks.protocol import InvalidArchitectureError
+from ..optimizers.base import Observation, Optimizer, Trial
+
+MAX_CONSECUTIVE_INVALID = 100_000
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Stop once simulated ``seconds`` have passed or ``evaluations`` were started (either or both)."""
+
+    seconds: float | None = None
+    evaluations: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.seconds is None and self.evaluations is None:
+            raise ValueError("a budget needs seconds, evaluations, or both")
+
+    def allows(self, clock: float, started: int) -> bool:
+        if self.seconds is not None and clock >= self.seconds:
+            return False
+        return self.evaluations is None or started < self.evaluations
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """How a run is driven (beyond the optimizer's own settings)."""
+
+    n_workers: int = 1
+    caching: bool = False
+    count_optimizer_time: bool = False
+
+
+def settings_hash(optimizer_settings: dict, run_settings: RunSettings) -> str:
+    """Short stable hash of everything that configures a run except the seed."""
+    text = json.dumps({"optimizer": optimizer_settings, "run": run_settings.__dict__}, sort_keys=True, default=str)
+    return hashlib.sha1(text.encode()).hexdigest()[:10]
+
+
+TRAJECTORY_COLUMNS = [
+    "benchmark", "optimizer", "settings_hash", "seed", "evaluation", "sim_time", "optimizer_cpu_time",
+    "arch_id", "fidelity", "valid_accuracy", "test_accuracy", "incumbent_id", "incumbent_valid_accuracy",
+    "incumbent_test_regret",
+]
+
+
+def run(
+    benchmark,
+    optimizer: Optimizer,
+    budget: Budget,
+    seed: int,
+    settings: RunSettings = RunSettings(),
+    benchmark_name: str | None = None,
+) -> pd.DataFrame:
+    """Run ``optimizer`` on ``benchmark`` until ``budget`` is spent; one trajectory row per evaluation.
+
+    Trials are drawn from a generator derived from ``seed``; the same seed gives the same
+    trajectory, except with ``count_optimizer_time``, whose measured CPU time varies.
+    """
+    query_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(2)[1])
+    optimum = benchmark.optimum("test_accuracy")
+    space = benchmark.space
+    cache: dict = {}
+    events: list = []  # (finish time, sequence, worker, trial, result, identity)
+    sequence = 0
+    started = 0
+    cpu_total = 0.0
+    rows: list[tuple] = []
+    incumbent: tuple[float, str, float] | None = None  # (validation accuracy, id, regret)
+
+    def timed(call, *args):
+        nonlocal cpu_total
+        start = time.process_time()
+        value = call(*args)
+        spent = time.process_time() - start
+        cpu_total += spent
+        return value, spent
+
+    def start_next(worker: int, now: float) -> None:
+        nonlocal sequence, started
+        invalid = 0
+        while budget.allows(now, started):
+            trial, spent = timed(optimizer.ask)
+            if settings.count_optimizer_time:
+                now += spent
+            try:
+                identity = space.identity(trial.arch)
+                result = cache.get(identity) if settings.caching else None
+                cost = 0.0
+                if result is None:
+                    result = benchmark.query(trial.arch, trial.fidelity, rng=query_rng)
+                    cost = result.cost_seconds
+                    if settings.caching:
+                        cache[identity] = result
+            except InvalidArchitectureError:
+                invalid += 1
+                if invalid > MAX_CONSECUTIVE_INVALID:
+                    raise RuntimeError(f"{optimizer.name} proposed {invalid} invalid architectures in a row") from None
+                timed(optimizer.tell, trial, Observation(0.0, 0.0, valid=False))
+                continue
+            started += 1
+            sequence += 1
+            heapq.heappush(events, (now + cost, sequence, worker, trial, result, identity))
+            return
+
+    for worker in range(settings.n_workers):
+        start_next(worker, 0.0)
+    while events:
+        finish, _, worker, trial, result, identity = heapq.heappop(events)
+        _, spent = timed(optimizer.tell, trial, Observation(result.valid_accuracy, result.cost_seconds))
+        if settings.count_optimizer_time:
+            finish += spent
+        if incumbent is None or result.valid_accuracy > incumbent[0]:
+            incumbent = (result.valid_accuracy, identity, optimum - benchmark.final_test_accuracy(trial.arch))
+        rows.append((len(rows), finish, cpu_total, identity, result.fidelity, result.valid_accuracy,
+                     result.test_accuracy, incumbent[1], incumbent[0], incumbent[2]))
+        start_next(worker, finish)
+
+    frame = pd.DataFrame(rows, columns=TRAJECTORY_COLUMNS[4:])
+    frame.insert(0, "seed", seed)
+    frame.insert(0, "settings_hash", settings_hash(optimizer.settings(), settings))
+    frame.insert(0, "optimizer", optimizer.name)
+    frame.insert(0, "benchmark", benchmark_name or benchmark.name)
+    return frame
