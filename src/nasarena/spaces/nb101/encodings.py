@@ -20,7 +20,7 @@ from .table import unique_cells
 
 NUM_EDGE_SLOTS = MAX_VERTICES * (MAX_VERTICES - 1) // 2  # 21
 NUM_OP_SLOTS = MAX_VERTICES - 2  # 5
-_PAIRS = edge_pairs(MAX_VERTICES)
+EDGE_PAIRS = edge_pairs(MAX_VERTICES)
 
 
 def _canonical(cell: Cell) -> tuple[np.ndarray, np.ndarray]:
@@ -34,7 +34,7 @@ def _canonical(cell: Cell) -> tuple[np.ndarray, np.ndarray]:
     for i, (x, y) in enumerate(edge_pairs(n)):
         if bits[i]:
             target = MAX_VERTICES - 1 if y == n - 1 else y
-            edges[_PAIRS.index((x, target))] = 1
+            edges[EDGE_PAIRS.index((x, target))] = 1
     return edges, table.labellings[row].astype(np.int64)
 
 
@@ -93,7 +93,7 @@ def from_continuous(scores: Sequence[float], num_edges: int, labels: Sequence[in
     chosen = np.argsort(-scores, kind="stable")[:num_edges]
     matrix = np.zeros((MAX_VERTICES, MAX_VERTICES), dtype=np.int8)
     for i in chosen:
-        x, y = _PAIRS[i]
+        x, y = EDGE_PAIRS[i]
         matrix[x, y] = 1
     return Cell(matrix, [INPUT, *(OPS[int(label)] for label in labels), OUTPUT])
 

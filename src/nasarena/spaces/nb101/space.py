@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import encodings, operations
-from .cell import Cell
+from .cell import INPUT, MAX_VERTICES, OPS, OUTPUT, Cell
 from .table import NUM_UNIQUE_CELLS, UniqueCells, unique_cells
 
 ENCODINGS = ("adjacency_one_hot", "variable_size", "path")
@@ -43,6 +43,19 @@ class NB101Space:
         if kind == "path":
             return encodings.path_encoding(cell)
         raise ValueError(f"unknown encoding {kind!r}; available: {', '.join(ENCODINGS)}")
+
+    def categorical_dims(self) -> tuple[int, ...]:
+        """The fixed-size encoding as independent categorical choices: 21 edges (2) and 5 ops (3)."""
+        return (2,) * encodings.NUM_EDGE_SLOTS + (len(OPS),) * encodings.NUM_OP_SLOTS
+
+    def from_categorical(self, values) -> Cell:
+        """The 7-vertex cell of a choice per categorical dimension (it may be invalid)."""
+        values = [int(v) for v in values]
+        matrix = [[0] * MAX_VERTICES for _ in range(MAX_VERTICES)]
+        for (x, y), bit in zip(encodings.EDGE_PAIRS, values[: encodings.NUM_EDGE_SLOTS]):
+            matrix[x][y] = bit
+        ops = (INPUT, *(OPS[v] for v in values[encodings.NUM_EDGE_SLOTS :]), OUTPUT)
+        return Cell.from_checked(tuple(map(tuple, matrix)), ops)
 
     def enumerate(self) -> UniqueCells:
         return unique_cells()
