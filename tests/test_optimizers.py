@@ -1,0 +1,70 @@
+"""Each optimizer's ask/tell contract on nb101-lite, determinism, and RE beating RS."""
+
+import numpy as np
+import pytest
+
+import nasarena
+from nasarena.optimizers import Observation, available, make
+from nasarena.runner import Budget, run
+
+OPTIMIZERS = ["rs", "re", "nre", "ls", "reinforce"]
+
+
+@pytest.fixture(scope="module")
+def lite():
+    return nasarena.benchmark("nb101-lite")
+
+
+def test_registry_knows_the_optimizers():
+    assert set(OPTIMIZERS) <= {entry.name for entry in available()}
+    with pytest.raises(KeyError, match="unknown optimizer 'sgd'"):
+        make("sgd", None)
+    with pytest.raises(TypeError, match="bad settings for optimizer 're'"):
+        make("re", None, popsize=3)
+
+
+@pytest.mark.parametrize("name", OPTIMIZERS)
+def test_ask_tell_contract_and_determinism(lite, name):
+    first = run(lite, make(name, lite.space, seed=3), Budget(evaluations=150), seed=3)
+    again = run(lite, make(name, lite.space, seed=3), Budget(evaluations=150), seed=3)
+    other = run(lite, make(name, lite.space, seed=4), Budget(evaluations=150), seed=4)
+    assert len(first) == 150
+    assert first.drop(columns="optimizer_cpu_time").equals(again.drop(columns="optimizer_cpu_time"))
+    assert not first.arch_id.equals(other.arch_id)
+    assert first.arch_id.str.len().eq(32).all()  # valid cells only, identified by their hash
+    assert (np.diff(first.incumbent_valid_accuracy) >= 0).all()
+
+
+def test_observations_carry_no_test_accuracy():
+    assert "test_accuracy" not in Observation.__dataclass_fields__
+
+
+def test_evolution_settings_override_the_paper_defaults(lite):
+    default = make("re", lite.space)
+    assert (default.population_size, default.tournament_size) == (100, 10)
+    tuned = make("re", lite.space, population_size=20, tournament_size=5)
+    assert tuned.settings()["population_size"] == 20
+    with pytest.raises(ValueError, match="tournament_size"):
+        make("re", lite.space, population_size=5, tournament_size=10)
+
+
+def test_regularized_evolution_beats_random_search_on_nb101_lite(lite):
+    finals = {}
+    for name in ("rs", "re"):
+        finals[name] = [
+            run(lite, make(name, lite.space, seed=s), Budget(seconds=1e7), seed=s).incumbent_test_regret.iloc[-1]
+            for s in range(12)
+        ]
+    assert np.mean(finals["re"]) < np.mean(finals["rs"])
+
+
+def test_local_search_walks_to_better_neighbours(lite):
+    trajectory = run(lite, make("ls", lite.space, seed=0), Budget(evaluations=400), seed=0)
+    assert trajectory.incumbent_valid_accuracy.iloc[-1] > trajectory.valid_accuracy.iloc[0]
+
+
+def test_reinforce_learns_to_prefer_better_cells(lite):
+    optimizer = make("reinforce", lite.space, seed=0)
+    run(lite, optimizer, Budget(evaluations=600), seed=0)
+    probabilities = optimizer.probabilities()
+    assert not np.allclose(probabilities[optimizer.allowed], np.repeat([0.5] * 21 + [1 / 3] * 5, [2] * 21 + [3] * 5))
