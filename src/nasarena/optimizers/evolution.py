@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections import deque
 
+import numpy as np
+
 from .base import Observation, Optimizer, Trial, register
 
 
@@ -35,7 +37,8 @@ class _Evolution(Optimizer):
         self._asked += 1
         if self._asked <= self.population_size or len(self.population) == 0:
             return Trial(self.space.sample(self.rng))
-        picks = self.rng.integers(0, len(self.population), size=self.tournament_size)
+        size = len(self.population)
+        picks = (self.rng.random(self.tournament_size) * size).astype(np.int64).tolist()  # uniform, with replacement
         parent = max((self.population[i] for i in picks), key=lambda member: member[1])[0]
         return Trial(self.space.mutate(parent, self.rng, self.mutation_rate))
 

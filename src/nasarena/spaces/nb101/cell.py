@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property
+from operator import itemgetter
 
 import numpy as np
 
@@ -68,7 +69,10 @@ def _prune(matrix: tuple[tuple[int, ...], ...]) -> list[int] | None:
     backward[n - 1] = True
     for v in range(n - 2, -1, -1):
         row = matrix[v]
-        backward[v] = any(row[w] and backward[w] for w in range(v + 1, n))
+        for w in range(v + 1, n):
+            if row[w] and backward[w]:
+                backward[v] = True
+                break
     kept = [v for v in range(n) if forward[v] and backward[v]]
     return kept if len(kept) >= 2 else None
 
@@ -111,8 +115,12 @@ class Cell:
             self.matrix, self.ops = None, None
             self.reason: str | None = "the input is not connected to the output"
             return
-        self.matrix = tuple(tuple(original[i][j] for j in kept) for i in kept)
-        self.ops = tuple(ops[i] for i in kept)
+        if len(kept) == len(original):
+            self.matrix, self.ops = original, ops
+        else:
+            pick = itemgetter(*kept)  # len(kept) >= 2, so it returns tuples
+            self.matrix = tuple(pick(original[i]) for i in kept)
+            self.ops = pick(ops)
         self.reason = _domain_violation(self.matrix, self.ops)
 
     @property

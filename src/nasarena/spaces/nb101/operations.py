@@ -14,6 +14,7 @@ from .cell import INPUT, MAX_VERTICES, OPS, OUTPUT, Cell
 from .table import unique_cells
 
 _OP_SPOTS = MAX_VERTICES - 2
+_UPPER_PAIRS = {MAX_VERTICES: [(x, y) for x in range(MAX_VERTICES - 1) for y in range(x + 1, MAX_VERTICES)]}
 
 
 def sample_raw(rng: np.random.Generator) -> Cell:
@@ -68,7 +69,7 @@ def mutate(cell: Cell, rng: np.random.Generator, rate: float = 1.0) -> Cell:
         raise ValueError(f"cannot mutate an invalid cell: {cell.reason}")
     base_matrix, base_ops = _padded_original(cell, rng)
     n = len(base_ops)
-    pairs = [(x, y) for x in range(n - 1) for y in range(x + 1, n)]
+    pairs = _UPPER_PAIRS[n] if n in _UPPER_PAIRS else [(x, y) for x in range(n - 1) for y in range(x + 1, n)]
     edge_probability, op_probability = rate / MAX_VERTICES, rate / _OP_SPOTS
     while True:
         # one vectorised draw per attempt: an edge-flip uniform per pair, then per interior op
