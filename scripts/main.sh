@@ -5,5 +5,5 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e .
-.venv/bin/nasarena nb101 stats
-.venv/bin/nasarena nb101 describe examples/cells.json
+# a small real comparison on the embedded NAS-Bench-101 data: 4 optimizers x 10 seeds, 1e7 s budget each
+.venv/bin/nasarena run --benchmark nb101-lite --optimizers rs,re,ls,reinforce --seeds 0-9 --budget 1e7 --out results
