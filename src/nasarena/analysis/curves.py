@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 
@@ -43,9 +45,10 @@ def incumbent_curves(
             index = np.searchsorted(run[position].to_numpy(), grid, side="right") - 1
             known = index >= 0
             values[i, known] = run[metric].to_numpy()[index[known]]
-        with np.errstate(all="ignore"):
-            counts = np.sum(~np.isnan(values), axis=0)
-            mean = np.nanmean(values, axis=0) if values.size else values
+        counts = np.sum(~np.isnan(values), axis=0)
+        with warnings.catch_warnings():  # grid points before any run finished are NaN on purpose
+            warnings.simplefilter("ignore", RuntimeWarning)
+            mean = np.nanmean(values, axis=0)
             q25, median, q75 = np.nanpercentile(values, [25, 50, 75], axis=0)
         rows.append(pd.DataFrame({"benchmark": bench, "label": name, "x": grid, "mean": mean, "median": median,
                                   "q25": q25, "q75": q75, "runs": counts}))

@@ -42,6 +42,18 @@ class RunSpec:
         return settings_hash(dict(self.optimizer_settings), self.run_settings)
 
     @property
+    def setup(self) -> str:
+        """The anytime paper's setup label: O (original), C (caching), VS (variable-size encoding),
+        CVS (both); W<n> for n asynchronous workers and T when optimizer time is counted."""
+        encoding = dict(self.optimizer_settings).get("encoding")
+        label = ("C" if self.run_settings.caching else "") + {"variable": "VS", "continuous": "S3"}.get(encoding, "")
+        if self.run_settings.n_workers > 1:
+            label += f"W{self.run_settings.n_workers}"
+        if self.run_settings.count_optimizer_time:
+            label += "T"
+        return label or "O"
+
+    @property
     def file_name(self) -> str:
         return f"{self.benchmark}__{self.optimizer}__{self.settings_hash}__seed{self.seed:06d}.parquet"
 
@@ -80,6 +92,7 @@ def execute(spec: RunSpec) -> pd.DataFrame:
     optimizer = make(spec.optimizer, bench.space, seed=spec.seed, **dict(spec.optimizer_settings))
     frame = run(bench, optimizer, spec.budget, spec.seed, spec.run_settings, benchmark_name=spec.benchmark)
     frame["settings_hash"] = spec.settings_hash
+    frame["setup"] = spec.setup
     return frame
 
 
