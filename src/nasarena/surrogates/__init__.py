@@ -1,0 +1,1 @@
+"""Surrogate models of architecture performance and the metrics to judge them (NAS-Bench-301)."""
