@@ -1,0 +1,54 @@
+"""Axis conventions shared by the figures: units, log scales that survive a regret of 0, panels.
+
+Regret is drawn on a log axis (small differences near the optimum matter most), but a run
+that found the optimum has regret exactly 0. Such values are clipped to the bottom of the
+axis instead of vanishing, and the axis starts just below the smallest positive value.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .backend import new_figure
+
+TIME_LABEL = "simulated training time [s]"
+EVALUATIONS_LABEL = "evaluations"
+REGRET_LABEL = "test regret"
+PANEL_WIDTH = 3.6
+PANEL_HEIGHT = 2.8
+LEGEND_WIDTH = 1.3
+
+
+def log_limits(*values, margin: float = 1.25) -> tuple[float, float]:
+    """Limits of a log axis showing every positive value, with a small margin each side."""
+    finite = np.concatenate([np.asarray(v, dtype=float).ravel() for v in values])
+    positive = finite[np.isfinite(finite) & (finite > 0)]
+    if positive.size == 0:
+        return 1e-4, 1.0
+    low, high = float(positive.min()), float(positive.max())
+    if high <= low:
+        low, high = low / 2, high * 2
+    return low / margin, high * margin
+
+
+def set_log(axis, which: str, limits: tuple[float, float]) -> None:
+    """Log scale on ``which`` ('x' or 'y'), zeros clipped to the axis edge, fixed limits."""
+    if which == "x":
+        axis.set_xscale("log", nonpositive="clip")
+        axis.set_xlim(*limits)
+    else:
+        axis.set_yscale("log", nonpositive="clip")
+        axis.set_ylim(*limits)
+
+
+def panels(count: int, legend: bool = True, height: float = PANEL_HEIGHT, sharey: bool = True):
+    """A figure with ``count`` panels side by side, room on the right for a legend."""
+    width = PANEL_WIDTH * count + (LEGEND_WIDTH if legend else 0.0)
+    figure = new_figure(width, height)
+    axes = figure.subplots(1, count, sharey=sharey, squeeze=False)[0]
+    return figure, list(axes)
+
+
+def outside_legend(figure, handles, labels, title: str | None = None) -> None:
+    """One legend for the whole figure, right of the panels, so it never covers data."""
+    figure.legend(handles, labels, loc="outside right upper", title=title, alignment="left")
