@@ -19,7 +19,6 @@ runner: its slot is refilled with a new configuration.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -85,7 +84,7 @@ class _Bracket:
 
     def issue(self, new_configuration) -> Configuration:
         self.issued += 1
-        return self.promoted.pop(0) if self.promoted else new_configuration(self.budget)
+        return self.promoted.pop(0) if self.promoted else new_configuration()
 
     def record(self, configuration: Configuration, observation: Observation) -> None:
         if not observation.valid:
@@ -111,12 +110,11 @@ class Hyperband(Optimizer):
 
     def __init__(self, space, seed=0, fidelities=None, eta: int = 3):
         super().__init__(space, seed)
-        if fidelities is None or len(set(fidelities)) < 2:
-            given = "none" if fidelities is None else f"{sorted(set(fidelities))}"
-            raise ValueError(
-                f"{self.name} needs a benchmark with several fidelities (fidelities=benchmark.fidelities); "
-                f"the given fidelities have only {given}"
-            )
+        if fidelities is None:
+            raise ValueError(f"{self.name} needs a benchmark with several fidelities: pass fidelities=benchmark.fidelities")
+        if len(set(fidelities)) < 2:
+            raise ValueError(f"{self.name} needs a benchmark with several fidelities; fidelities={tuple(fidelities)} "
+                             f"has only {len(set(fidelities))} (Hyperband would be plain random search)")
         if not isinstance(eta, (int, np.integer)) or eta < 2:
             raise ValueError(f"eta must be an integer >= 2, got {eta!r}")
         self.fidelities = tuple(sorted(set(int(f) for f in fidelities)))
@@ -147,13 +145,10 @@ class Hyperband(Optimizer):
         if bracket.finished:
             self._active.remove(bracket)
 
-    def _new_configuration(self, budget: int) -> Configuration:
-        """A configuration for the first rung of a bracket (``budget``: that rung's budget)."""
+    def _new_configuration(self) -> Configuration:
+        """A new configuration for the first rung of a bracket."""
         return Configuration(self.space.sample(self.rng))
 
     def _observe(self, configuration: Configuration, budget: int, observation: Observation) -> None:
         """Hook for model-based subclasses: every outcome, before successive halving uses it."""
 
-
-__all__ = ["Configuration", "Hyperband", "budgets", "schedule"]
-_ = math  # noqa: F401

@@ -9,6 +9,7 @@ imported only when a model is built (the ``[surrogates]`` extra).
 
 from __future__ import annotations
 
+import warnings
 from abc import ABC, abstractmethod
 import numpy as np
 
@@ -82,8 +83,10 @@ class LightGBMModel(SurrogateModel):
         stopping = settings.pop("early_stopping_rounds")
         self.model = lightgbm.LGBMRegressor(**settings, random_state=self.seed, n_jobs=1, verbose=-1)
         callbacks = [lightgbm.early_stopping(stopping, verbose=False)] if x_val is not None else None
-        validation = {"eval_X": x_val, "eval_y": y_val} if x_val is not None else {}
-        self.model.fit(x, y, callbacks=callbacks, **validation)
+        with warnings.catch_warnings():  # eval_set works on every lightgbm 4.x; 4.7 prefers eval_X/eval_y
+            warnings.simplefilter("ignore", category=FutureWarning)
+            warnings.simplefilter("ignore", category=DeprecationWarning)
+            self.model.fit(x, y, eval_set=[(x_val, y_val)] if x_val is not None else None, callbacks=callbacks)
         return self
 
     def predict(self, x):
