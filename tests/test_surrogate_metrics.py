@@ -45,3 +45,24 @@ def test_leave_one_source_out():
     sources = np.array(["a", "b", "a", "c"])
     folds = {name: (train.tolist(), test.tolist()) for name, train, test in leave_one_source_out(sources)}
     assert folds == {"a": ([1, 3], [0, 2]), "b": ([0, 2, 3], [1]), "c": ([0, 1, 2], [3])}
+
+
+def test_artifacts_round_trip_and_refuse_tampering(tmp_path):
+    from nasarena.surrogates.artifact import ArtifactError, DataManifest, SurrogateArtifact, load, save
+    from nasarena.surrogates.models import Ensemble
+
+    pytest.importorskip("sklearn")
+    rng = np.random.default_rng(0)
+    x = rng.random((80, 3))
+    ensemble = Ensemble("rf", members=2, seed=1, n_estimators=5).fit(x, x[:, 0])
+    artifact = SurrogateArtifact("toy-rf-v1.0", "toy", "raw", ensemble, None, DataManifest("0" * 64, 80, ("rs",)))
+    path = save(artifact, tmp_path / "toy-rf-v1.0.nsa")
+    loaded = load(path)
+    assert np.array_equal(loaded.accuracy_model.predict(x)[0], ensemble.predict(x)[0])
+    content = bytearray(path.read_bytes())
+    content[-10] ^= 1
+    path.write_bytes(bytes(content))
+    with pytest.raises(ArtifactError, match="modified or is corrupted"):
+        load(path)
+    with pytest.raises(ArtifactError, match="must look like"):
+        SurrogateArtifact("toy", "toy", "raw", ensemble, None, DataManifest("0", 1, ()))

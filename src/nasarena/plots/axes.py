@@ -32,13 +32,27 @@ def log_limits(*values, margin: float = 1.25) -> tuple[float, float]:
 
 
 def set_log(axis, which: str, limits: tuple[float, float]) -> None:
-    """Log scale on ``which`` ('x' or 'y'), zeros clipped to the axis edge, fixed limits."""
+    """Log scale on ``which`` ('x' or 'y'), zeros clipped to the axis edge, fixed limits.
+
+    Over less than three decades, ticks at 1, 2 and 5 times powers of ten are labelled as
+    plain numbers (0.002, 0.005): matplotlib's default labels of minor ticks in scientific
+    notation collide there.
+    """
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
     if which == "x":
         axis.set_xscale("log", nonpositive="clip")
         axis.set_xlim(*limits)
+        ticks = axis.xaxis
     else:
         axis.set_yscale("log", nonpositive="clip")
         axis.set_ylim(*limits)
+        ticks = axis.yaxis
+    if limits[1] / limits[0] < 1e3:
+        plain = FuncFormatter(lambda value, _: f"{value:g}")
+        ticks.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+        ticks.set_major_formatter(plain)
+        ticks.set_minor_formatter(NullFormatter())
 
 
 def panels(count: int, legend: bool = True, height: float = PANEL_HEIGHT, sharey: bool = True):
