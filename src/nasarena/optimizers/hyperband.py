@@ -111,7 +111,8 @@ class Hyperband(Optimizer):
     def __init__(self, space, seed=0, fidelities=None, eta: int = 3):
         super().__init__(space, seed)
         if fidelities is None:
-            raise ValueError(f"{self.name} needs a benchmark with several fidelities: pass fidelities=benchmark.fidelities")
+            raise ValueError(f"{self.name} needs a benchmark with several fidelities: "
+                             "pass fidelities=benchmark.fidelities")
         if len(set(fidelities)) < 2:
             raise ValueError(f"{self.name} needs a benchmark with several fidelities; fidelities={tuple(fidelities)} "
                              f"has only {len(set(fidelities))} (Hyperband would be plain random search)")

@@ -85,7 +85,7 @@ def eaf_difference_figure(difference: pd.DataFrame, surface_a: pd.DataFrame, sur
                         label="difference in attainment", ticks=DIFFERENCE_BINS)
         handles = [Line2D([], [], color=style.of(n).colour, linestyle=SURFACE_DASHES) for n in (label_a, label_b)]
         figure.legend(handles, [f"50% attainment: {label_a}", f"50% attainment: {label_b}"],
-                      loc="outside upper center", ncols=2)
+                      loc="outside lower center", ncols=2)
         if title:
             figure.suptitle(title)
     return figure

@@ -86,10 +86,15 @@ def _benchmark(name: str):
 
 def execute(spec: RunSpec) -> pd.DataFrame:
     """Run one spec (benchmarks are loaded once per process)."""
-    from ..optimizers import make
+    from ..optimizers.base import REGISTRY, available, make
 
+    available()  # registers the built-in optimizers
     bench = _benchmark(spec.benchmark)
-    optimizer = make(spec.optimizer, bench.space, seed=spec.seed, **dict(spec.optimizer_settings))
+    settings = dict(spec.optimizer_settings)
+    entry = REGISTRY.get(spec.optimizer)
+    if entry is not None and getattr(entry.factory, "needs_fidelities", False):
+        settings.setdefault("fidelities", bench.fidelities)  # multi-fidelity optimizers use the benchmark's budgets
+    optimizer = make(spec.optimizer, bench.space, seed=spec.seed, **settings)
     frame = run(bench, optimizer, spec.budget, spec.seed, spec.run_settings, benchmark_name=spec.benchmark)
     frame["settings_hash"] = spec.settings_hash
     frame["setup"] = spec.setup

@@ -1,0 +1,336 @@
+"""``write_report``: every figure (PNG and PDF) and one self-contained HTML report of an experiment.
+
+The report answers, for whoever opens it later: what was run (configurations with their exact
+settings, budgets, and how many runs each finished, so a partial experiment is visible as
+such), how good the final architectures are, how good the search is at any time (curves,
+hypervolume, attainment), whether the differences are significant, and with which versions
+the report was made.
+"""
+
+from __future__ import annotations
+
+import platform
+import re
+import shlex
+import sys
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..analysis.anytime import Normalization, run_hypervolumes
+from ..analysis.attainment import attainment_surfaces, eaf_difference
+from ..analysis.curves import incumbent_curves
+from ..analysis.ecdf import final_regret_ecdfs, repetition_subsamples
+from ..analysis.trajectories import RUN_KEYS, final_results, label
+from ..runner.experiment import RUNS_DIR, load_results
+from . import html
+from .attainment import attainment_surfaces_figure, eaf_difference_figure
+from .backend import require_matplotlib, save_figure
+from .curves import regret_over_evaluations, regret_over_time
+from .ecdfs import final_regret_ecdf, repetition_ecdfs
+from .experiment_info import ExperimentDescription, describe_experiment, seed_ranges
+from .hypervolume import hypervolume_gap_boxplots
+from .style import Style
+from .summary_tables import (CONFIDENCE, RankTest, final_regret_table, friedman_tests, hypervolume_table,
+                             wilcoxon_tests)
+
+REPORT_FILE = "report.html"
+FIGURES_DIR = "figures"
+DEFAULT_PAIRS = 3  # the best configuration against this many runners-up
+PAPER_SUBSAMPLE = 20  # the anytime paper's Fig. 1 compares 20 repetitions with 500
+
+
+def write_report(results_dir: Path, out_dir: Path, pairs: Sequence[tuple[str, str]] | None = None,
+                 levels: Sequence[float] = (50,), k_subsample: int | None = None, seed: int = 0,
+                 command: str | None = None) -> Path:
+    """Write ``out_dir/report.html`` and ``out_dir/figures/*.{png,pdf}``; return the HTML's path.
+
+    ``pairs`` are the (A, B) configurations of the EAF difference plots (default: the best by
+    mean final regret against each of the next ones, at most three); ``levels`` the attainment
+    surfaces drawn (in %); ``k_subsample`` the repetitions of the subsampled ECDF (default: 20
+    when every configuration has more, else half the fewest runs); ``seed`` draws that
+    subsample; ``command`` is recorded as what generated the report (default: this process's).
+    """
+    require_matplotlib()
+    results_dir, out_dir = Path(results_dir), Path(out_dir)
+    raw = load_results(results_dir)
+    if raw.empty:
+        raise ValueError(f"no finished runs in {results_dir / RUNS_DIR}")
+    experiment = describe_experiment(results_dir, raw)
+    results = _with_experiment_labels(raw)
+    style = Style.for_labels(experiment.labels)
+    final = final_results(results)
+    regret = final_regret_table(final)
+    normalization = Normalization(time_bounds=(0.0, experiment.budget_seconds or float(results["sim_time"].max())))
+    fronts = _front_rows(results)
+    volumes = run_hypervolumes(fronts, normalization)
+    _check_pairs(pairs, experiment.labels)
+    figures = _Figures(out_dir / FIGURES_DIR)
+    body = [
+        *_provenance(command),
+        *_experiment_section(experiment),
+        html.heading("Final quality"),
+        *_final_regret_html(regret),
+        figures.add(final_regret_ecdf(final_regret_ecdfs(results), style), "final_regret_ecdf",
+                    "ECDF of the final test regret over runs (NAS-Bench-101 Fig. 7, right): further left and higher "
+                    "is better."),
+        *_subsample_figure(figures, results, experiment, style, k_subsample, seed),
+        html.heading("Anytime performance"),
+        figures.add(regret_over_time(incumbent_curves(results, axis="time"), style), "regret_vs_time",
+                    "Test regret of the incumbent against simulated training time: median over runs (line) and "
+                    "25-75% of runs (band); both axes logarithmic."),
+        figures.add(regret_over_evaluations(incumbent_curves(results, "evaluations", _evaluation_grid(results)), style),
+                    "regret_vs_evaluations", "Test regret of the incumbent against the number of evaluations: median "
+                    "and 25-75% of runs."),
+        *_hypervolume_html(hypervolume_table(volumes), normalization),
+        figures.add(hypervolume_gap_boxplots(volumes, style), "hypervolume_gap_boxplots",
+                    "Hypervolume gap of each run's (time, regret) front to the ideal point (anytime paper, Fig. 3); "
+                    "lower is better. Dots are runs; the number of runs is next to each configuration."),
+        *_attainment_figures(figures, fronts, experiment, style, levels),
+        *_eaf_figures(figures, fronts, regret, style, pairs),
+        html.heading("Statistical tests"),
+        *_friedman_section(friedman_tests(final, "final test regret", "incumbent_test_regret")),
+        *_friedman_section(friedman_tests(volumes, "hypervolume gap", "hypervolume_gap")),
+        *_wilcoxon_section(final, volumes),
+        *_versions_section(),
+    ]
+    out_dir.mkdir(parents=True, exist_ok=True)
+    report = out_dir / REPORT_FILE
+    report.write_text(html.page(f"nasarena report: {results_dir.resolve().name}", body), encoding="utf-8")
+    return report
+
+
+class _Figures:
+    """Saves each figure as PNG and PDF under one folder and embeds the PNG in the report."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+
+    def add(self, figure, name: str, caption: str) -> str:
+        saved = save_figure(figure, self.folder / _slug(name))
+        return html.image(saved.png, f"{caption} Files: {FIGURES_DIR}/{saved.png.name}, {saved.pdf.name}.")
+
+
+def _with_experiment_labels(results: pd.DataFrame) -> pd.DataFrame:
+    """The table with each configuration's experiment-wide label as its optimizer name.
+
+    ``label`` depends on which configurations a table holds, so a one-benchmark slice could
+    label a configuration differently than the whole experiment; afterwards every slice
+    labels it the same way.
+    """
+    return results.assign(optimizer=label(results), settings_hash="")
+
+
+def _front_rows(results: pd.DataFrame) -> pd.DataFrame:
+    """The rows where a run's best regret so far improves: all that (time, regret) fronts are made of.
+
+    Hypervolume and attainment only look at fronts; handing them these rows instead of every
+    evaluation gives the same fronts several times faster.
+    """
+    table = results.sort_values([*RUN_KEYS, "evaluation"], ignore_index=True)
+    best = table.groupby(RUN_KEYS)["incumbent_test_regret"].cummin()
+    improving = best.groupby([table[k] for k in RUN_KEYS]).diff().fillna(-np.inf) < 0
+    return table[improving]
+
+
+def _evaluation_grid(results: pd.DataFrame, points: int = 400) -> np.ndarray:
+    """Log-spaced evaluation counts: the curves are drawn on a log axis, one point per evaluation is wasted."""
+    return np.unique(np.geomspace(1, results["evaluation"].max() + 1, points).astype(int))
+
+
+def _check_pairs(pairs, labels: Sequence[str]) -> None:
+    unknown = sorted({name for pair in pairs or () for name in pair} - set(labels))
+    if unknown:
+        raise ValueError(f"unknown configuration(s) {', '.join(unknown)} in pairs; known: {', '.join(labels)}")
+
+
+def _provenance(command: str | None) -> list[str]:
+    command = command or shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]])
+    generated = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return [html.paragraph(f"Generated {generated} by: {command}", "muted")]
+
+
+def _experiment_section(experiment: ExperimentDescription) -> list[str]:
+    budgets = sorted({_budget(c.budget_seconds, c.budget_evaluations) for c in experiment.configurations})
+    parts = [
+        html.heading("What was run"),
+        html.paragraph(f"Results directory: {experiment.results_dir}. Benchmarks: {', '.join(experiment.benchmarks)}. "
+                       f"Budget per run: {'; '.join(budgets)}. {experiment.total_runs} finished runs of "
+                       f"{len(experiment.configurations)} configurations."),
+    ]
+    if not experiment.balanced:
+        parts.append(html.paragraph(
+            "Partial experiment: configurations finished different seeds (see the runs column). Summary tables and "
+            "Wilcoxon tests use every finished run; Friedman tests and EAF differences use the seeds finished by "
+            "all configurations compared.", "note"))
+    if any(c.optimizer_settings is None for c in experiment.configurations):
+        parts.append(html.paragraph("Some settings hashes are missing from settings.json: their settings are shown "
+                                    "as unknown.", "note"))
+    rows = [(c.benchmark, c.label, c.optimizer, c.settings_hash, c.optimizer_settings or "unknown",
+             c.run_settings or "unknown", _budget(c.budget_seconds, c.budget_evaluations), c.runs,
+             seed_ranges(c.seeds), f"{c.mean_evaluations:.0f}") for c in experiment.configurations]
+    parts.append(html.table(
+        ["benchmark", "configuration", "optimizer", "settings hash", "optimizer settings", "run settings", "budget",
+         "runs", "seeds", "mean evaluations"], rows, code_columns=(3, 4, 5),
+        caption="Configurations with their exact settings (from settings.json) and finished runs."))
+    return parts
+
+
+def _budget(seconds: float | None, evaluations: int | None) -> str:
+    parts = ([f"{seconds:.3g} s simulated"] if seconds is not None else []) + \
+            ([f"{evaluations} evaluations"] if evaluations is not None else [])
+    return " or ".join(parts) or "unknown"
+
+
+def _final_regret_html(table: pd.DataFrame) -> list[str]:
+    best = table.groupby("benchmark")["mean"].transform("min") == table["mean"]
+    rows = [(r.benchmark, r.label, r.runs, _number(r.mean), _number(r.median), _number(r.ecdf_area))
+            for r in table.itertuples()]
+    return [html.table(["benchmark", "configuration", "runs", "mean", "median", "ECDF area"], rows, best,
+                       caption="Final test regret over runs (best mean in bold). The ECDF area is the anytime "
+                               "paper's final-quality score (Table I); it equals the mean.")]
+
+
+def _hypervolume_html(table: pd.DataFrame, normalization: Normalization) -> list[str]:
+    best = table.groupby("benchmark")["gap_mean"].transform("min") == table["gap_mean"]
+    rows = [(r.benchmark, r.label, r.runs, _number(r.hypervolume_mean), _number(r.hypervolume_median),
+             _number(r.gap_mean), _number(r.gap_median)) for r in table.itertuples()]
+    low, high = normalization.time_bounds
+    caption = (f"Hypervolume of each run's (time, regret) front (best mean gap in bold): time from [{low:g}, {high:g}] s "
+               f"and regret from [0, 1] mapped onto [1, 2], reference point {normalization.reference}; the gap is "
+               f"the ideal point's hypervolume ({normalization.ideal_hypervolume:g}) minus the run's.")
+    return [html.table(["benchmark", "configuration", "runs", "mean hypervolume", "median hypervolume", "mean gap",
+                        "median gap"], rows, best, caption=caption)]
+
+
+def _subsample_figure(figures: _Figures, results, experiment: ExperimentDescription, style: Style,
+                      k: int | None, seed: int) -> list[str]:
+    fewest = min(c.runs for c in experiment.configurations)
+    if fewest < 2:
+        return [html.paragraph("The ECDF from a subset of repetitions needs at least 2 runs per configuration.",
+                               "muted")]
+    k = k or (PAPER_SUBSAMPLE if fewest > PAPER_SUBSAMPLE else fewest // 2)
+    subsamples = repetition_subsamples(results, k, np.random.default_rng(seed))
+    return [figures.add(repetition_ecdfs(subsamples, style), f"final_regret_ecdf_k{k}_vs_all",
+                        f"ECDF of the final test regret from {k} randomly chosen runs (solid, seed {seed}) and from "
+                        f"all runs (dashed), per configuration (anytime paper, Fig. 1): does the comparison hold with "
+                        f"fewer repetitions?")]
+
+
+def _attainment_figures(figures: _Figures, results, experiment: ExperimentDescription, style: Style,
+                        levels: Sequence[float]) -> list[str]:
+    parts = []
+    for bench in experiment.benchmarks:
+        runs = results[results["benchmark"] == bench]
+        surfaces = pd.concat([attainment_surfaces(runs, name, levels).assign(label=name)
+                              for name in sorted(label(runs).unique())], ignore_index=True)
+        levels_text = ", ".join(f"{level:g}%" for level in sorted(levels))
+        parts.append(figures.add(attainment_surfaces_figure(surfaces, style, title=bench), f"attainment_{bench}",
+                                 f"{bench}: {levels_text} attainment surfaces: the regret reached by that share of "
+                                 f"the runs by each simulated time."))
+    return parts
+
+
+def _eaf_figures(figures: _Figures, results, regret: pd.DataFrame, style: Style, pairs) -> list[str]:
+    parts = []
+    for bench, ranking in regret.groupby("benchmark", sort=True):
+        names = list(ranking["label"])
+        if len(names) < 2:
+            parts.append(html.paragraph(f"{bench}: one configuration, no EAF difference plot.", "muted"))
+            continue
+        chosen = [p for p in pairs if set(p) <= set(names)] if pairs else \
+            [(names[0], other) for other in names[1:1 + DEFAULT_PAIRS]]
+        runs = results[results["benchmark"] == bench]
+        for a, b in chosen:
+            common = _seeds(runs, a) & _seeds(runs, b)
+            if not common:
+                parts.append(html.paragraph(f"{bench}: no EAF difference plot of {a} and {b}: no seed finished by "
+                                            "both.", "note"))
+                continue
+            shared = runs[runs["seed"].isin(common)]
+            figure = eaf_difference_figure(eaf_difference(shared, a, b), attainment_surfaces(shared, a),
+                                           attainment_surfaces(shared, b), a, b, style,
+                                           title=f"{bench}: {a} vs {b} ({len(common)} runs each)")
+            parts.append(figures.add(figure, f"eaf_{bench}_{a}_vs_{b}",
+                                     f"{bench}: EAF difference of {a} and {b} over the {len(common)} seeds run by "
+                                     f"both (anytime paper, Fig. 4). Left: where {a} attains a (time, regret) region "
+                                     f"more often than {b}; right: where {b} does; darker is a larger difference. "
+                                     f"Dashed: 50% attainment surfaces."))
+    return parts
+
+
+def _seeds(runs: pd.DataFrame, name: str) -> set:
+    """Seeds finished by a configuration (after ``_with_experiment_labels``, the optimizer column is its label)."""
+    return set(runs.loc[runs["optimizer"] == name, "seed"].unique())
+
+
+def _friedman_section(tests: list[RankTest]) -> list[str]:
+    parts = []
+    for test in tests:
+        parts.append(html.heading(f"Friedman test and Nemenyi ranks: {test.metric}, {test.benchmark}", 3))
+        if test.result is None:
+            parts.append(html.paragraph(f"Not computed: {test.reason}.", "muted"))
+            continue
+        result = test.result
+        verdict = ("significant: the best group (bold) holds the best-ranked configuration and those within the "
+                   "critical difference of it" if result.significant else
+                   "not significant: no configuration is marked best")
+        parts.append(html.paragraph(
+            f"Friedman statistic {result.statistic:.4g}, p = {_p(result.p_value)} over {test.blocks} seeds finished "
+            f"by every configuration; at {CONFIDENCE:.0%} confidence {verdict}. Nemenyi critical difference of mean "
+            f"ranks: {result.critical_difference:.3g}. Rank 1 is best."))
+        rows, strong = [], []
+        for position, name in enumerate(result.mean_ranks.index, start=1):
+            best = result.significant and name in result.best_group
+            rows.append((position, name, f"{result.mean_ranks[name]:.3g}", f"{result.rank_sums[name]:.4g}",
+                         "best group" if best else ""))
+            strong.append(best)
+        parts.append(html.table(["position", "configuration", "mean rank", "rank sum", ""], rows, strong))
+    return parts
+
+
+def _wilcoxon_section(final: pd.DataFrame, volumes: pd.DataFrame) -> list[str]:
+    parts = []
+    threshold = 1 - CONFIDENCE
+    for test in wilcoxon_tests(final, volumes):
+        parts.append(html.heading(f"Pairwise Wilcoxon rank-sum tests: {test.benchmark}", 3))
+        if test.table is None:
+            parts.append(html.paragraph(f"Not computed: {test.reason}.", "muted"))
+            continue
+        rows = []
+        for r in test.table.itertuples():
+            differ = [name for name, p in (("final regret", r.p_final_regret), ("hypervolume gap", r.p_hypervolume_gap))
+                      if p < threshold]
+            rows.append((r.a, r.b, _p(r.p_final_regret), _p(r.p_hypervolume_gap), ", ".join(differ) or "-"))
+        parts.append(html.table(["A", "B", "p (final regret)", "p (hypervolume gap)", f"differ at {CONFIDENCE:.0%}"],
+                                rows, caption="Two-sided p-values over all finished runs, not corrected for multiple "
+                                              "comparisons."))
+    return parts
+
+
+def _versions_section() -> list[str]:
+    from importlib.metadata import version
+
+    import matplotlib
+
+    from .. import __version__
+
+    rows = [("nasarena", __version__), ("numpy", np.__version__), ("pandas", pd.__version__),
+            ("moocore", version("moocore")), ("matplotlib", matplotlib.__version__),
+            ("python", platform.python_version())]
+    return [html.heading("Versions"), html.table(["package", "version"], rows)]
+
+
+def _number(value: float) -> str:
+    return f"{value:.4g}"
+
+
+def _p(value: float) -> str:
+    return "n/a" if np.isnan(value) else f"{value:.3g}"
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")
