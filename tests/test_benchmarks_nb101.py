@@ -5,6 +5,7 @@ import pytest
 
 import nasarena
 from nasarena.benchmarks import available
+from nasarena.benchmarks.protocol import InvalidArchitectureError
 from nasarena.spaces.nb101 import unique_cells
 
 from conftest import SHARED_DATA
@@ -61,7 +62,7 @@ def test_slice_has_the_real_validation_accuracy_at_every_budget(nb101_slices):
                 result = bench.query(cell, fidelity=epochs)
                 assert result.valid_accuracy == pytest.approx(columns[f"{epochs}_final_validation_accuracy"][offset], abs=1e-7)
                 assert ("cost_seconds" in result.modelled) == (epochs != 108)
-    with pytest.raises(KeyError, match="not among the 30,001 cells"):
+    with pytest.raises(InvalidArchitectureError, match="not among the 30,001 cells"):
         bench.query(table.cell(30_000))
     with pytest.raises(ValueError, match="no fidelity of 200 epochs"):
         bench.query(table.cell(0), fidelity=200)

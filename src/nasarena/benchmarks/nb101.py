@@ -59,13 +59,14 @@ class NB101Benchmark(TabularBenchmark):
     def __init__(self, name, version, data, description, positions: np.ndarray | None = None, **options):
         self.positions = positions
         row_of = row_of_cell if positions is None else self._row_in_subset
-        super().__init__(name, version, data, NB101Space(), row_of, description, **options)
+        super().__init__(name, version, data, NB101Space(subset=positions), row_of, description, **options)
 
     def _row_in_subset(self, arch) -> int:
         position = row_of_cell(arch)
         row = int(np.searchsorted(self.positions, position))
         if row >= len(self.positions) or self.positions[row] != position:
-            raise KeyError(f"cell {position} of the space is not among the {len(self.positions):,} cells of {self.name}")
+            raise InvalidArchitectureError(
+                f"cell {position} of the space is not among the {len(self.positions):,} cells of {self.name}")
         return row
 
     def is_valid(self, cell: Cell) -> bool:

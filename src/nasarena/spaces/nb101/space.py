@@ -11,29 +11,46 @@ from .table import NUM_UNIQUE_CELLS, UniqueCells, unique_cells
 ENCODINGS = ("adjacency_one_hot", "variable_size", "path")
 
 
+MAX_SUBSET_ATTEMPTS = 100_000
+
+
 class NB101Space:
     """Sampling, mutation, neighbourhoods, encodings and enumeration of NB101 cells.
 
     ``sampler`` chooses what ``sample`` draws: ``"raw"`` (the original random search's
     Bernoulli(0.5) encoding, the default) or ``"unique"`` (uniform over unique cells).
+    ``subset`` (sorted rows of ``unique_cells()``) restricts the space to the cells a partial
+    table holds, such as the 30,001-cell real slice: sampling is uniform over the subset,
+    mutation is repeated until the child is in it, and neighbourhoods are filtered to it.
     """
 
     name = "nb101"
-    size = NUM_UNIQUE_CELLS
 
-    def __init__(self, sampler: str = "raw"):
+    def __init__(self, sampler: str = "raw", subset: np.ndarray | None = None):
         if sampler not in ("raw", "unique"):
             raise ValueError(f"sampler must be 'raw' or 'unique', got {sampler!r}")
         self.sampler = sampler
+        self.subset = None if subset is None else np.asarray(subset, dtype=np.int64)
+        self._members = None if subset is None else frozenset(self.subset.tolist())
+        self.size = NUM_UNIQUE_CELLS if subset is None else len(self.subset)
+
+    def contains(self, cell: Cell) -> bool:
+        return cell.is_valid and (self._members is None or cell.row in self._members)
 
     def sample(self, rng: np.random.Generator) -> Cell:
+        if self.subset is not None:
+            return unique_cells().cell(int(self.subset[int(rng.random() * len(self.subset))]))
         return operations.sample_raw(rng) if self.sampler == "raw" else operations.sample_unique(rng)
 
     def mutate(self, cell: Cell, rng: np.random.Generator, rate: float = 1.0) -> Cell:
-        return operations.mutate(cell, rng, rate)
+        for _ in range(MAX_SUBSET_ATTEMPTS):
+            child = operations.mutate(cell, rng, rate)
+            if self._members is None or child.row in self._members:
+                return child
+        raise RuntimeError(f"no mutation of {cell.hash} within {MAX_SUBSET_ATTEMPTS} attempts lies in the subset")
 
     def neighbours(self, cell: Cell) -> list[Cell]:
-        return operations.neighbours(cell)
+        return [n for n in operations.neighbours(cell) if self._members is None or n.row in self._members]
 
     def encode(self, cell: Cell, kind: str = "adjacency_one_hot") -> np.ndarray:
         if kind == "adjacency_one_hot":
@@ -58,6 +75,7 @@ class NB101Space:
         return Cell.from_checked(tuple(map(tuple, matrix)), ops)
 
     def enumerate(self) -> UniqueCells:
+        """All unique cells (of the whole space, also when restricted to a subset)."""
         return unique_cells()
 
     def identity(self, cell: Cell) -> str:
