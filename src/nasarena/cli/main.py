@@ -5,12 +5,13 @@ import typer
 from .benchmarks import benchmarks
 from .nb101 import app as nb101_app
 from .report import report_command
-from .run import run_command
+from .run import optimizers_command, run_command
 
 app = typer.Typer(help="nasarena: exact, fast, reproducible NAS benchmarking.", no_args_is_help=True)
 app.add_typer(nb101_app, name="nb101")
 app.command()(benchmarks)
 app.command("run")(run_command)
+app.command("optimizers")(optimizers_command)
 app.command("report")(report_command)
 
 if __name__ == "__main__":  # pragma: no cover

@@ -86,3 +86,11 @@ def run_command(
     for s in summarize(load_results(out)):
         typer.echo(f"{s.benchmark:14s} {s.optimizer:10s} {s.runs:5d} {s.mean_final_regret:12.5f} "
                    f"{s.median_final_regret:14.5f} {s.mean_evaluations:8.0f}")
+
+
+def optimizers_command() -> None:
+    """List the available optimizers."""
+    from ..optimizers.base import available
+
+    for entry in available():
+        typer.echo(f"{entry.name:10s} {entry.summary}")
