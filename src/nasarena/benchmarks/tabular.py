@@ -10,6 +10,7 @@ and epochs spent.
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -193,7 +194,9 @@ class TabularBenchmark(Benchmark):
     def mean_over_trials(self, metric: str = "test_accuracy", fidelity: int | None = None) -> np.ndarray:
         """Per architecture, the mean of ``metric`` over the trials at the end of ``fidelity``."""
         f = self._fidelity(self.data.fidelities[-1] if fidelity is None else fidelity)
-        return np.nanmean(self.data.values[:, f, :, END, METRICS.index(metric)], axis=1)
+        with warnings.catch_warnings():  # architectures the data does not hold stay NaN
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return np.nanmean(self.data.values[:, f, :, END, METRICS.index(metric)], axis=1)
 
     def reset_budget_counters(self) -> None:
         self.training_time_spent = 0.0
