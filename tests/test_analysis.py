@@ -125,3 +125,9 @@ def test_pairwise_wilcoxon_and_partial_tables():
     assert dict(zip(counts.label, counts.runs)) == {"a": 2, "b": 1}
     with pytest.raises(ValueError, match="missing column"):
         trajectories.final_results(results.drop(columns="sim_time"))
+
+
+def test_identical_attainment_gives_an_empty_difference():
+    pytest.importorskip("moocore")
+    results = table({("a", 0): [(1, 0.1)], ("b", 0): [(1, 0.1)]})
+    assert attainment.eaf_difference(results, "a", "b").empty

@@ -49,9 +49,13 @@ def eaf_difference(results: pd.DataFrame, label_a: str, label_b: str) -> pd.Data
     a, b = a[a["seed"].isin(common)], b[b["seed"].isin(common)]
     points_a, sets_a = _points_and_sets(a)
     points_b, sets_b = _points_and_sets(b)
-    rectangles = moocore.eafdiff(np.column_stack([points_a, sets_a]), np.column_stack([points_b, sets_b]),
-                                 rectangles=True)
-    frame = pd.DataFrame(rectangles, columns=["time_low", "regret_low", "time_high", "regret_high", "difference"])
+    columns = ["time_low", "regret_low", "time_high", "regret_high", "difference"]
+    try:
+        rectangles = moocore.eafdiff(np.column_stack([points_a, sets_a]), np.column_stack([points_b, sets_b]),
+                                     rectangles=True)
+    except ValueError:  # moocore cannot shape an empty result: the two EAFs are identical
+        rectangles = np.empty((0, len(columns)))
+    frame = pd.DataFrame(rectangles, columns=columns)
     frame["difference"] /= len(common)
     frame["runs"] = len(common)
     return frame

@@ -82,7 +82,7 @@ def eaf_difference_figure(difference: pd.DataFrame, surface_a: pd.DataFrame, sur
         set_log(axes[0], "y", y_limits)
         axes[0].set_ylabel(REGRET_LABEL)
         figure.colorbar(ScalarMappable(norm, greys), ax=list(axes), location="right", shrink=0.9,
-                        label="difference in attainment", ticks=DIFFERENCE_BINS)
+                        label="EAF difference (share of runs)", ticks=DIFFERENCE_BINS)
         handles = [Line2D([], [], color=style.of(n).colour, linestyle=SURFACE_DASHES) for n in (label_a, label_b)]
         figure.legend(handles, [f"50% attainment: {label_a}", f"50% attainment: {label_b}"],
                       loc="outside lower center", ncols=2)

@@ -34,9 +34,9 @@ def log_limits(*values, margin: float = 1.25) -> tuple[float, float]:
 def set_log(axis, which: str, limits: tuple[float, float]) -> None:
     """Log scale on ``which`` ('x' or 'y'), zeros clipped to the axis edge, fixed limits.
 
-    Over less than three decades, ticks at 1, 2 and 5 times powers of ten are labelled as
-    plain numbers (0.002, 0.005): matplotlib's default labels of minor ticks in scientific
-    notation collide there.
+    Over less than two decades, ticks at 1, 2 and 5 times powers of ten (and 3 within one decade)
+    are labelled as plain numbers (0.002, 0.005): matplotlib's default labels of minor ticks in
+    scientific notation collide there. Wider axes keep powers of ten only.
     """
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
@@ -48,18 +48,17 @@ def set_log(axis, which: str, limits: tuple[float, float]) -> None:
         axis.set_yscale("log", nonpositive="clip")
         axis.set_ylim(*limits)
         ticks = axis.yaxis
-    if limits[1] / limits[0] < 1e3:
-        plain = FuncFormatter(lambda value, _: f"{value:g}")
-        ticks.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
-        ticks.set_major_formatter(plain)
-        ticks.set_minor_formatter(NullFormatter())
+    if limits[1] / limits[0] < 1e2:
+        subs = (1.0, 2.0, 3.0, 5.0) if limits[1] / limits[0] < 10 else (1.0, 2.0, 5.0)
+        ticks.set_major_locator(LogLocator(subs=subs))
+        ticks.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    ticks.set_minor_formatter(NullFormatter())
 
 
-def panels(count: int, legend: bool = True, height: float = PANEL_HEIGHT, sharey: bool = True):
-    """A figure with ``count`` panels side by side, room on the right for a legend."""
-    width = PANEL_WIDTH * count + (LEGEND_WIDTH if legend else 0.0)
-    figure = new_figure(width, height)
-    axes = figure.subplots(1, count, sharey=sharey, squeeze=False)[0]
+def panels(count: int):
+    """A figure with ``count`` panels side by side sharing the y axis, room on the right for a legend."""
+    figure = new_figure(PANEL_WIDTH * count + LEGEND_WIDTH, PANEL_HEIGHT)
+    axes = figure.subplots(1, count, sharey=True, squeeze=False)[0]
     return figure, list(axes)
 
 

@@ -14,6 +14,7 @@ import re
 import shlex
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from ..analysis.anytime import Normalization, run_hypervolumes
 from ..analysis.attainment import attainment_surfaces, eaf_difference
 from ..analysis.curves import incumbent_curves
 from ..analysis.ecdf import final_regret_ecdfs, repetition_subsamples
-from ..analysis.trajectories import RUN_KEYS, final_results, label
+from ..analysis.trajectories import RUN_KEYS, final_results, label, monotone_fronts
 from ..runner.experiment import RUNS_DIR, load_results
 from . import html
 from .attainment import attainment_surfaces_figure, eaf_difference_figure
@@ -51,8 +52,9 @@ def write_report(results_dir: Path, out_dir: Path, pairs: Sequence[tuple[str, st
     ``pairs`` are the (A, B) configurations of the EAF difference plots (default: the best by
     mean final regret against each of the next ones, at most three); ``levels`` the attainment
     surfaces drawn (in %); ``k_subsample`` the repetitions of the subsampled ECDF (default: 20
-    when every configuration has more, else half the fewest runs); ``seed`` draws that
-    subsample; ``command`` is recorded as what generated the report (default: this process's).
+    when every configuration has more, else half the fewest runs; no figure below 2); ``seed``
+    draws that subsample; ``command`` is recorded as what generated the report (default: this
+    process's command line).
     """
     require_matplotlib()
     results_dir, out_dir = Path(results_dir), Path(out_dir)
@@ -60,6 +62,7 @@ def write_report(results_dir: Path, out_dir: Path, pairs: Sequence[tuple[str, st
     if raw.empty:
         raise ValueError(f"no finished runs in {results_dir / RUNS_DIR}")
     experiment = describe_experiment(results_dir, raw)
+    _check_pairs(pairs, experiment.labels)
     results = _with_experiment_labels(raw)
     style = Style.for_labels(experiment.labels)
     final = final_results(results)
@@ -67,7 +70,6 @@ def write_report(results_dir: Path, out_dir: Path, pairs: Sequence[tuple[str, st
     normalization = Normalization(time_bounds=(0.0, experiment.budget_seconds or float(results["sim_time"].max())))
     fronts = _front_rows(results)
     volumes = run_hypervolumes(fronts, normalization)
-    _check_pairs(pairs, experiment.labels)
     figures = _Figures(out_dir / FIGURES_DIR)
     body = [
         *_provenance(command),
@@ -103,14 +105,14 @@ def write_report(results_dir: Path, out_dir: Path, pairs: Sequence[tuple[str, st
     return report
 
 
+@dataclass(frozen=True)
 class _Figures:
     """Saves each figure as PNG and PDF under one folder and embeds the PNG in the report."""
 
-    def __init__(self, folder: Path):
-        self.folder = folder
+    folder: Path
 
     def add(self, figure, name: str, caption: str) -> str:
-        saved = save_figure(figure, self.folder / _slug(name))
+        saved = save_figure(figure, self.folder / name)
         return html.image(saved.png, f"{caption} Files: {FIGURES_DIR}/{saved.png.name}, {saved.pdf.name}.")
 
 
@@ -158,8 +160,8 @@ def _experiment_section(experiment: ExperimentDescription) -> list[str]:
     parts = [
         html.heading("What was run"),
         html.paragraph(f"Results directory: {experiment.results_dir}. Benchmarks: {', '.join(experiment.benchmarks)}. "
-                       f"Budget per run: {'; '.join(budgets)}. {experiment.total_runs} finished runs of "
-                       f"{len(experiment.configurations)} configurations."),
+                       f"Budget per run: {'; '.join(budgets)}. {_count(experiment.total_runs, 'finished run')} of "
+                       f"{_count(len(experiment.configurations), 'configuration')}."),
     ]
     if not experiment.balanced:
         parts.append(html.paragraph(
@@ -199,8 +201,8 @@ def _hypervolume_html(table: pd.DataFrame, normalization: Normalization) -> list
     rows = [(r.benchmark, r.label, r.runs, _number(r.hypervolume_mean), _number(r.hypervolume_median),
              _number(r.gap_mean), _number(r.gap_median)) for r in table.itertuples()]
     low, high = normalization.time_bounds
-    caption = (f"Hypervolume of each run's (time, regret) front (best mean gap in bold): time from [{low:g}, {high:g}] s "
-               f"and regret from [0, 1] mapped onto [1, 2], reference point {normalization.reference}; the gap is "
+    caption = (f"Hypervolume of each run's (time, regret) front (best mean gap in bold): time from "
+               f"[{low:g}, {high:g}] s and regret from [0, 1] mapped onto [1, 2], reference point {normalization.reference}; the gap is "
                f"the ideal point's hypervolume ({normalization.ideal_hypervolume:g}) minus the run's.")
     return [html.table(["benchmark", "configuration", "runs", "mean hypervolume", "median hypervolume", "mean gap",
                         "median gap"], rows, best, caption=caption)]
@@ -209,10 +211,11 @@ def _hypervolume_html(table: pd.DataFrame, normalization: Normalization) -> list
 def _subsample_figure(figures: _Figures, results, experiment: ExperimentDescription, style: Style,
                       k: int | None, seed: int) -> list[str]:
     fewest = min(c.runs for c in experiment.configurations)
-    if fewest < 2:
-        return [html.paragraph("The ECDF from a subset of repetitions needs at least 2 runs per configuration.",
-                               "muted")]
     k = k or (PAPER_SUBSAMPLE if fewest > PAPER_SUBSAMPLE else fewest // 2)
+    if k < 2 or k >= fewest:
+        return [html.paragraph(f"No ECDF from a subset of repetitions: {k} of the fewest {fewest} runs per "
+                               "configuration is no subset worth comparing (it needs at least 2 runs and fewer "
+                               "than all).", "muted")]
     subsamples = repetition_subsamples(results, k, np.random.default_rng(seed))
     return [figures.add(repetition_ecdfs(subsamples, style), f"final_regret_ecdf_k{k}_vs_all",
                         f"ECDF of the final test regret from {k} randomly chosen runs (solid, seed {seed}) and from "
@@ -228,7 +231,7 @@ def _attainment_figures(figures: _Figures, results, experiment: ExperimentDescri
         surfaces = pd.concat([attainment_surfaces(runs, name, levels).assign(label=name)
                               for name in sorted(label(runs).unique())], ignore_index=True)
         levels_text = ", ".join(f"{level:g}%" for level in sorted(levels))
-        parts.append(figures.add(attainment_surfaces_figure(surfaces, style, title=bench), f"attainment_{bench}",
+        parts.append(figures.add(attainment_surfaces_figure(surfaces, style, title=bench), f"attainment_{_slug(bench)}",
                                  f"{bench}: {levels_text} attainment surfaces: the regret reached by that share of "
                                  f"the runs by each simulated time."))
     return parts
@@ -251,10 +254,15 @@ def _eaf_figures(figures: _Figures, results, regret: pd.DataFrame, style: Style,
                                             "both.", "note"))
                 continue
             shared = runs[runs["seed"].isin(common)]
+            if _front_sets(shared, a) == _front_sets(shared, b):
+                parts.append(html.paragraph(f"{bench}: {a} and {b} have identical (time, regret) fronts on the "
+                                            f"{_count(len(common), 'seed')} both ran: their EAFs do not differ.",
+                                            "note"))
+                continue
             figure = eaf_difference_figure(eaf_difference(shared, a, b), attainment_surfaces(shared, a),
                                            attainment_surfaces(shared, b), a, b, style,
-                                           title=f"{bench}: {a} vs {b} ({len(common)} runs each)")
-            parts.append(figures.add(figure, f"eaf_{bench}_{a}_vs_{b}",
+                                           title=f"{bench}: {a} vs {b} ({_count(len(common), 'run')} each)")
+            parts.append(figures.add(figure, f"eaf_{_slug(bench)}_{_slug(a)}_vs_{_slug(b)}",
                                      f"{bench}: EAF difference of {a} and {b} over the {len(common)} seeds run by "
                                      f"both (anytime paper, Fig. 4). Left: where {a} attains a (time, regret) region "
                                      f"more often than {b}; right: where {b} does; darker is a larger difference. "
@@ -265,6 +273,13 @@ def _eaf_figures(figures: _Figures, results, regret: pd.DataFrame, style: Style,
 def _seeds(runs: pd.DataFrame, name: str) -> set:
     """Seeds finished by a configuration (after ``_with_experiment_labels``, the optimizer column is its label)."""
     return set(runs.loc[runs["optimizer"] == name, "seed"].unique())
+
+
+def _front_sets(runs: pd.DataFrame, name: str) -> list:
+    """A configuration's runs as a sorted list of fronts: equal lists have equal EAFs (moocore
+    cannot compute a difference that is zero everywhere)."""
+    fronts = monotone_fronts(runs[runs["optimizer"] == name])
+    return sorted(tuple(map(tuple, front[["time", "regret"]].to_numpy())) for _, front in fronts.groupby("seed"))
 
 
 def _friedman_section(tests: list[RankTest]) -> list[str]:
@@ -322,6 +337,10 @@ def _versions_section() -> list[str]:
             ("moocore", version("moocore")), ("matplotlib", matplotlib.__version__),
             ("python", platform.python_version())]
     return [html.heading("Versions"), html.table(["package", "version"], rows)]
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def _number(value: float) -> str:

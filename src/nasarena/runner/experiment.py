@@ -39,7 +39,7 @@ class RunSpec:
 
     @property
     def settings_hash(self) -> str:
-        return settings_hash(dict(self.optimizer_settings), self.run_settings)
+        return settings_hash(self.optimizer, dict(self.optimizer_settings), self.run_settings, self.budget)
 
     @property
     def setup(self) -> str:

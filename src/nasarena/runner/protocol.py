@@ -51,9 +51,10 @@ class RunSettings:
     count_optimizer_time: bool = False
 
 
-def settings_hash(optimizer_settings: dict, run_settings: RunSettings) -> str:
-    """Short stable hash of everything that configures a run except the seed."""
-    text = json.dumps({"optimizer": optimizer_settings, "run": run_settings.__dict__}, sort_keys=True, default=str)
+def settings_hash(optimizer: str, optimizer_settings: dict, run_settings: RunSettings, budget: Budget) -> str:
+    """Short stable hash of everything that configures a run except the benchmark and the seed."""
+    text = json.dumps({"optimizer": optimizer, "settings": optimizer_settings, "run": run_settings.__dict__,
+                       "budget": budget.__dict__}, sort_keys=True, default=str)
     return hashlib.sha1(text.encode()).hexdigest()[:10]
 
 
@@ -138,7 +139,7 @@ def run(
 
     frame = pd.DataFrame(rows, columns=TRAJECTORY_COLUMNS[4:])
     frame.insert(0, "seed", seed)
-    frame.insert(0, "settings_hash", settings_hash(optimizer.settings(), settings))
+    frame.insert(0, "settings_hash", settings_hash(optimizer.name, optimizer.settings(), settings, budget))
     frame.insert(0, "optimizer", optimizer.name)
     frame.insert(0, "benchmark", benchmark_name or benchmark.name)
     return frame

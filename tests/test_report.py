@@ -1,0 +1,192 @@
+"""The HTML report and its figures: self-contained, complete, honest about partial experiments,
+and one colour per configuration in every figure."""
+
+import re
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from typer.testing import CliRunner  # noqa: E402
+
+from nasarena.analysis import attainment, curves, ecdf, trajectories  # noqa: E402
+from nasarena.analysis.anytime import run_hypervolumes  # noqa: E402
+from nasarena.cli.main import app  # noqa: E402
+from nasarena.plots import attainment as attainment_plots  # noqa: E402
+from nasarena.plots import curves as curve_plots  # noqa: E402
+from nasarena.plots import ecdfs as ecdf_plots  # noqa: E402
+from nasarena.plots import hypervolume as hypervolume_plots  # noqa: E402
+from nasarena.plots.backend import require_matplotlib  # noqa: E402
+from nasarena.plots.report import write_report  # noqa: E402
+from nasarena.plots.style import KNOWN_COLOURS, Style  # noqa: E402
+from nasarena.runner import Budget  # noqa: E402
+from nasarena.runner.experiment import RUNS_DIR, grid, load_results, run_experiment  # noqa: E402
+
+OPTIMIZERS = ("rs", "re")
+SEEDS = 4
+
+
+@pytest.fixture(scope="module")
+def experiment(tmp_path_factory):
+    """A small finished experiment: rs and re, 4 seeds each, on nb101-lite."""
+    out = tmp_path_factory.mktemp("experiment")
+    run_experiment(grid(["nb101-lite"], OPTIMIZERS, range(SEEDS), Budget(seconds=3e6)), out, jobs=2)
+    return out
+
+
+@pytest.fixture(scope="module")
+def report(experiment, tmp_path_factory):
+    return write_report(experiment, tmp_path_factory.mktemp("report"))
+
+
+def copy_without(experiment, tmp_path, pattern):
+    """A copy of the experiment with the run files matching ``pattern`` removed."""
+    copy = tmp_path / "copy"
+    shutil.copytree(experiment, copy)
+    for path in (copy / RUNS_DIR).glob(pattern):
+        path.unlink()
+    return copy
+
+
+def configuration_runs(html: str) -> dict[str, int]:
+    """Runs per configuration, read from the report's configuration table."""
+    table = html[html.index("<h2>What was run</h2>"):html.index("<h2>Final quality</h2>")]
+    rows = re.findall(r"<tr><td>[^<]*</td><td>([^<]*)</td>(.*?)</tr>", table)
+    return {name: int(re.findall(r'<td class="num">(\d+)</td>', cells)[0]) for name, cells in rows}
+
+
+def test_report_is_self_contained_and_names_every_configuration_with_its_runs(report):
+    html = report.read_text()
+    assert report.name == "report.html" and report.exists()
+    assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:|//)""", html, re.IGNORECASE)
+    assert "<link" not in html and "<script" not in html
+    sources = re.findall(r'<img src="([^"]*)"', html)
+    assert sources and all(s.startswith("data:image/png;base64,") for s in sources)
+    assert configuration_runs(html) == {name: SEEDS for name in OPTIMIZERS}
+    for section in ("Final quality", "Anytime performance", "Statistical tests", "Versions", "Friedman",
+                    "Wilcoxon", "matplotlib", "moocore", "Generated"):
+        assert section in html
+
+
+def test_every_figure_is_written_as_png_and_pdf_and_embedded(report):
+    folder = report.parent / "figures"
+    pngs = sorted(p.stem for p in folder.glob("*.png"))
+    assert pngs == sorted(p.stem for p in folder.glob("*.pdf"))
+    for name in ("final_regret_ecdf", "final_regret_ecdf_k2_vs_all", "regret_vs_time", "regret_vs_evaluations",
+                 "hypervolume_gap_boxplots", "attainment_nb101-lite"):
+        assert name in pngs
+    assert len([p for p in pngs if p.startswith("eaf_nb101-lite_")]) == 1  # best vs the other
+    for stem in pngs:
+        assert (folder / f"{stem}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert (folder / f"{stem}.pdf").read_bytes()[:5] == b"%PDF-"
+    assert report.read_text().count("<img ") == len(pngs)
+
+
+def test_a_partial_experiment_reports_the_runs_each_configuration_has(experiment, tmp_path):
+    partial = copy_without(experiment, tmp_path, "*__re__*seed000001.parquet")
+    html = write_report(partial, tmp_path / "report").read_text()
+    assert configuration_runs(html) == {"rs": SEEDS, "re": SEEDS - 1}
+    assert "Partial experiment" in html
+    assert "over 3 seeds finished by every configuration" in html
+
+
+def test_one_configuration_gets_a_report_without_comparisons(experiment, tmp_path):
+    single = copy_without(experiment, tmp_path, "*__re__*")
+    report = write_report(single, tmp_path / "report")
+    html = report.read_text()
+    assert configuration_runs(html) == {"rs": SEEDS}
+    assert "Not computed: only one configuration" in html
+    assert not list((report.parent / "figures").glob("eaf_*"))
+
+
+def test_one_run_per_configuration_gets_a_report_without_statistics(experiment, tmp_path):
+    single_runs = copy_without(experiment, tmp_path, "*seed00000[1-9].parquet")
+    report = write_report(single_runs, tmp_path / "report")
+    html = report.read_text()
+    assert configuration_runs(html) == {name: 1 for name in OPTIMIZERS}
+    assert "Not computed: needs at least 2" in html
+    # RE starts from random samples, so one run of each can have the same front as RS: then no plot, a note
+    assert list((report.parent / "figures").glob("eaf_*.png")) or "identical (time, regret) fronts" in html
+
+
+def test_unknown_pairs_are_refused(experiment, tmp_path):
+    with pytest.raises(ValueError, match="smac"):
+        write_report(experiment, tmp_path, pairs=[("re", "smac")])
+
+
+def test_style_gives_a_label_the_same_colour_whatever_else_is_drawn():
+    small, large = Style.for_labels(["rs", "re"]), Style.for_labels(["zeta", "re", "alpha", "rs", "re[abc]"])
+    assert small.of("re") == large.of("re") and large.of("re").colour == KNOWN_COLOURS["re"]
+    assert Style.for_labels(["zeta", "alpha", "rs"]) == Style.for_labels(["rs", "alpha", "zeta"])
+    colours = [large.of(name).colour for name in large.labels]
+    assert len(set(colours)) == len(colours)
+    many = Style.for_labels([f"optimizer{i}" for i in range(40)])
+    assert len({many.of(name) for name in many.labels}) == 40  # colours repeat only with another dash pattern
+    with pytest.raises(KeyError, match="no style"):
+        small.of("ls")
+
+
+def test_every_figure_draws_a_configuration_in_its_style_colour(experiment):
+    from matplotlib.colors import to_hex
+
+    results = load_results(experiment)
+    style = Style.for_labels(["rs", "re", "ls"])  # ls is absent from the data: colours must not shift
+    rng = np.random.default_rng(0)
+    surfaces = pd.concat([attainment.attainment_surfaces(results, n).assign(label=n) for n in OPTIMIZERS])
+    figures = [
+        curve_plots.regret_over_time(curves.incumbent_curves(results), style),
+        curve_plots.regret_over_evaluations(curves.incumbent_curves(results, axis="evaluations"), style),
+        ecdf_plots.final_regret_ecdf(ecdf.final_regret_ecdfs(results), style),
+        ecdf_plots.repetition_ecdfs(ecdf.repetition_subsamples(results, 2, rng), style),
+        attainment_plots.attainment_surfaces_figure(surfaces, style),
+    ]
+    for figure in figures:
+        legend = figure.legends[0]
+        drawn = {text.get_text(): to_hex(handle.get_color()) for text, handle in
+                 zip(legend.get_texts(), legend.legend_handles) if text.get_text() in OPTIMIZERS}
+        assert drawn == {name: to_hex(style.of(name).colour) for name in OPTIMIZERS}
+    difference = attainment_plots.eaf_difference_figure(
+        attainment.eaf_difference(results, "re", "rs"), surfaces[surfaces["label"] == "re"],
+        surfaces[surfaces["label"] == "rs"], "re", "rs", style)
+    legend = difference.legends[0]
+    assert [to_hex(h.get_color()) for h in legend.legend_handles] == [to_hex(style.of(n).colour) for n in ("re", "rs")]
+    boxes = hypervolume_plots.hypervolume_gap_boxplots(run_hypervolumes(results), style)
+    axis = boxes.axes[0]
+    names = [t.get_text().split(" ")[0] for t in axis.get_yticklabels()]
+    faces = [to_hex(p.get_facecolor(), keep_alpha=False) for p in axis.patches]
+    assert faces == [to_hex(style.of(name).colour) for name in names]
+
+
+def test_cli_writes_the_report_and_prints_the_headline(experiment, tmp_path):
+    result = CliRunner().invoke(app, ["report", str(experiment), "--out", str(tmp_path), "--pair", "rs:re",
+                                      "--level", "25", "--level", "75", "--subsample", "3"])
+    assert result.exit_code == 0, result.output
+    assert str(tmp_path / "report.html") in result.output
+    final = trajectories.final_results(load_results(experiment))
+    for name in OPTIMIZERS:
+        mean = final.loc[final["label"] == name, "incumbent_test_regret"].mean()
+        assert re.search(rf"nb101-lite\s+{name}\s+{SEEDS}\s+{mean:.5f}", result.output)
+    figures = {p.name for p in (tmp_path / "figures").glob("*.png")}
+    assert {"eaf_nb101-lite_rs_vs_re.png", "final_regret_ecdf_k3_vs_all.png"} <= figures
+    assert "25%, 75% attainment surfaces" in (tmp_path / "report.html").read_text()
+
+
+def test_cli_refuses_a_malformed_pair(experiment, tmp_path):
+    result = CliRunner().invoke(app, ["report", str(experiment), "--out", str(tmp_path), "--pair", "rs"])
+    assert result.exit_code != 0
+
+
+def test_importing_nasarena_and_the_report_does_not_load_matplotlib():
+    code = "import sys, nasarena, nasarena.plots.report, nasarena.cli.main; assert 'matplotlib' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_missing_matplotlib_says_which_extra_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(ImportError, match=r"nasarena\[plots\]"):
+        require_matplotlib()
