@@ -33,6 +33,15 @@ def _nb101_official(path: str, **options):
     return load_store(path, **options)
 
 
+def _nb201(dataset: str):
+    def load(**options):
+        from .nb201 import load
+
+        return load(dataset, **options)
+
+    return load
+
+
 REGISTRY: dict[str, Entry] = {
     entry.name: entry
     for entry in [
@@ -41,6 +50,8 @@ REGISTRY: dict[str, Entry] = {
               _nb101_slice),
         Entry("nb101", "NAS-Bench-101 with the official 3-trial data, from `nasarena nb101 import` (path=DIR)",
               _nb101_official),
+        *(Entry(f"nb201-{d}", f"NAS-Bench-201 {d}, 15,625 cells, real accuracies at 12 and 200 epochs (embedded)",
+                _nb201(d)) for d in ("cifar10", "cifar100", "imagenet16-120")),
     ]
 }
 
