@@ -62,5 +62,20 @@ def build_nb201() -> None:
                 provenance=PROVENANCE)
 
 
+def build_gdas_supernet() -> None:
+    """One GDAS supernet's one-shot CIFAR-10 accuracy of every cell at 25 training checkpoints."""
+    scores = json.loads((SHARED / "nb201-cifar10-gdas-supernet-accuracies.json").read_text())
+    checkpoints = sorted(scores, key=int)
+    matrix = np.array([scores[c] for c in checkpoints], dtype=np.float64)
+    assert matrix.shape == (len(checkpoints), len(OPS) ** len(EDGES))
+    assert np.array_equal(matrix.astype(np.float32).astype(np.float64).round(6), matrix.round(6))
+    save_arrays("nb201-gdas-supernet.npz.xz",
+                {"checkpoints": np.array(checkpoints), "scores": matrix.astype(np.float32)},
+                description=("one-shot validation accuracy of all 15,625 NAS-Bench-201 cells (index order) with the "
+                             "shared weights of one GDAS supernet on CIFAR-10, at 25 checkpoints (training epochs)"),
+                provenance="tiga1231/nasbench-vis (eb949f5); built by scripts/build_nb201_data.py")
+
+
 if __name__ == "__main__":
     build_nb201()
+    build_gdas_supernet()

@@ -1,0 +1,88 @@
+"""Supernet scores over training checkpoints, and every metric per checkpoint as a tidy table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .identification import correlations, id_rate, random_baseline
+from .sampling import IndependentSoftmaxSampler, cumulative_sampling_probability, sampling_probabilities
+
+
+@dataclass(frozen=True)
+class SupernetScores:
+    """One-shot scores (C checkpoints x N architectures, architecture index order) and, for
+    methods with architecture weights, an (edges x ops) logit matrix per checkpoint."""
+
+    checkpoints: tuple[str, ...]
+    scores: np.ndarray
+    arch_weights: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.scores.shape[0] != len(self.checkpoints):
+            raise ValueError(f"{len(self.checkpoints)} checkpoints but scores of shape {self.scores.shape}")
+        unknown = set(self.arch_weights) - set(self.checkpoints)
+        if unknown:
+            raise ValueError(f"architecture weights for unknown checkpoint(s): {', '.join(sorted(unknown))}")
+
+
+def evaluate_checkpoints(true_scores, supernet: SupernetScores, ks=(10, 50, 100, 500), top_fractions=(0.05,),
+                         encodings=None) -> pd.DataFrame:
+    """Rows (checkpoint, metric, parameter, value): a1 and its baseline at each k, Spearman and
+    Kendall over all architectures and within the true top fractions, and a2 at each k where
+    architecture weights exist (needs ``encodings``)."""
+    true_scores = np.asarray(true_scores, dtype=float)
+    n = len(true_scores)
+    rows = []
+    for checkpoint, scores in zip(supernet.checkpoints, supernet.scores):
+        for k, value, baseline in zip(ks, id_rate(true_scores, scores, ks), random_baseline(ks, n)):
+            rows += [(checkpoint, "a1", k, value), (checkpoint, "a1_baseline", k, baseline)]
+        for fraction in (None, *top_fractions):
+            spearman, kendall = correlations(true_scores, scores, fraction)
+            label = "all" if fraction is None else f"top{fraction:g}"
+            rows += [(checkpoint, "spearman", label, spearman), (checkpoint, "kendall", label, kendall)]
+        if checkpoint in supernet.arch_weights:
+            if encodings is None:
+                raise ValueError("cumulative sampling probability needs the architectures' encodings")
+            probabilities = sampling_probabilities(IndependentSoftmaxSampler(supernet.arch_weights[checkpoint]),
+                                                   encodings)
+            for k, value in zip(ks, cumulative_sampling_probability(true_scores, probabilities, ks)):
+                rows += [(checkpoint, "a2", k, value), (checkpoint, "a2_baseline", k, k / n)]
+    return pd.DataFrame(rows, columns=["checkpoint", "metric", "parameter", "value"])
+
+
+def read_scores(path: Path, num_architectures: int) -> SupernetScores:
+    """Scores from a user file (CSV or Parquet): wide (``arch_id`` plus one column per
+    checkpoint) or long (``arch_id``, ``checkpoint``, ``score``). Every architecture id
+    0..N-1 must appear exactly once per checkpoint."""
+    path = Path(path)
+    frame = pd.read_parquet(path) if path.suffix in (".parquet", ".pq") else pd.read_csv(path)
+    if "arch_id" not in frame.columns:
+        raise ValueError(f"{path}: no 'arch_id' column (columns: {', '.join(map(str, frame.columns))})")
+    if {"checkpoint", "score"} <= set(frame.columns):
+        duplicated = frame.duplicated(["arch_id", "checkpoint"])
+        if duplicated.any():
+            row = frame[duplicated].iloc[0]
+            raise ValueError(f"{path}: arch_id {row['arch_id']} appears twice at checkpoint {row['checkpoint']}")
+        frame = frame.pivot(index="arch_id", columns="checkpoint", values="score").reset_index()
+    elif frame["arch_id"].duplicated().any():
+        raise ValueError(f"{path}: arch_id {frame['arch_id'][frame['arch_id'].duplicated()].iloc[0]} appears twice")
+    checkpoints = [str(c) for c in frame.columns if c != "arch_id"]
+    frame.columns = ["arch_id", *checkpoints]
+    ids = pd.to_numeric(frame["arch_id"], errors="coerce")
+    missing = sorted(set(range(num_architectures)) - set(ids.dropna().astype(int)))
+    if missing:
+        raise ValueError(f"{path}: {len(missing)} architecture id(s) missing, e.g. {missing[:5]}")
+    extra = sorted(set(ids.dropna().astype(int)) - set(range(num_architectures)))
+    if extra or ids.isna().any():
+        raise ValueError(f"{path}: arch_id values outside 0..{num_architectures - 1}: {extra[:5] or 'non-numeric'}")
+    frame = frame.assign(arch_id=ids.astype(int)).sort_values("arch_id")
+    scores = frame[checkpoints].apply(pd.to_numeric, errors="coerce")
+    if scores.isna().any().any():
+        column = scores.columns[scores.isna().any()][0]
+        arch = int(frame["arch_id"].iloc[int(np.flatnonzero(scores[column].isna())[0])])
+        raise ValueError(f"{path}: checkpoint {column}, arch_id {arch}: not a number")
+    return SupernetScores(tuple(checkpoints), scores.to_numpy(dtype=float).T)

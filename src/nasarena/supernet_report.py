@@ -1,0 +1,80 @@
+"""The supernet evaluation report: metrics table, figures and one self-contained HTML page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .analysis.supernet import SupernetScores, cluster_architectures, cluster_summary, id_rate, random_baseline
+from .io.packaged import load_arrays, read_manifest
+
+GDAS_FILE = "nb201-gdas-supernet.npz.xz"
+
+
+def embedded_gdas_scores() -> SupernetScores:
+    """One GDAS supernet's one-shot accuracy of every NB201 cell at 25 checkpoints (CIFAR-10)."""
+    arrays = load_arrays(GDAS_FILE)
+    return SupernetScores(tuple(str(c) for c in arrays["checkpoints"]), arrays["scores"].astype(np.float64))
+
+
+def write_supernet_report(true_scores, supernet: SupernetScores, metrics: pd.DataFrame, bench, out: Path,
+                          ks, cluster_threshold: float) -> Path:
+    from .plots import html
+    from .plots.backend import save_figure
+    from .plots.supernet import cluster_plot, correlation_vs_id_rate, id_rate_curves
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    metrics.to_csv(out / "metrics.csv", index=False)
+    n = len(true_scores)
+    grid = np.unique(np.geomspace(1, n, 60).astype(int))
+    shown = _spread(supernet.checkpoints, 5)
+    curves = pd.concat([
+        pd.DataFrame({"checkpoint": c, "k": grid, "a1": id_rate(true_scores, supernet.scores[i], grid)})
+        for i, c in enumerate(supernet.checkpoints) if c in shown
+    ])
+    figures = {
+        "id_rate": (id_rate_curves(curves, pd.DataFrame({"k": grid, "a1": random_baseline(grid, n)})),
+                    "Top-architecture ID rate a1(k) per checkpoint against random selection (dashed)."),
+        "correlation_vs_id_rate": (correlation_vs_id_rate(metrics, list(ks)[-3:]),
+                                   "Rank correlation over the whole space (left) against a1(k) (right) over training."),
+    }
+    encodings = np.array([bench.space.encode(c, "op_indices") for c in bench.space.enumerate()])
+    rows, labels = cluster_architectures(encodings, cluster_threshold)
+    summary = cluster_summary(rows, labels, true_scores, supernet.scores[-1])
+    summary.to_csv(out / "clusters.csv", index=False)
+    figures["clusters"] = (cluster_plot(summary, supernet.checkpoints[-1]),
+                           f"Structural clusters (average linkage, cut at {cluster_threshold:g} differing ops).")
+    body = [html.paragraph(f"Benchmark: {bench.name} ({n:,} architectures); true scores: "
+                           f"{bench.regret_metric.replace('_', ' ')} at the highest fidelity; checkpoints: "
+                           f"{', '.join(supernet.checkpoints)}.")]
+    if GDAS_FILE in read_manifest() and supernet.checkpoints == embedded_gdas_scores().checkpoints:
+        body.append(html.paragraph(f"Supernet scores: {read_manifest()[GDAS_FILE].provenance}", "muted"))
+    final = metrics[metrics["checkpoint"] == supernet.checkpoints[-1]]
+    rows_html = [(k, f"{_value(final, 'a1', k):.4f}", f"{k / n:.5f}") for k in ks]
+    body += [html.heading(f"Last checkpoint ({supernet.checkpoints[-1]})"),
+             html.table(["k", "a1(k)", "random k/N"], rows_html)]
+    spearman = metrics[(metrics.metric == "spearman") & (metrics.parameter == "all")]
+    kendall = metrics[(metrics.metric == "kendall") & (metrics.parameter == "all")]
+    body += [html.heading("Correlations per checkpoint"),
+             html.table(["checkpoint", "Spearman", "Kendall"],
+                        [(c, f"{s:+.3f}", f"{t:+.3f}") for c, s, t in zip(spearman.checkpoint, spearman.value,
+                                                                            kendall.value)])]
+    body.append(html.heading("Figures"))
+    for stem, (figure, caption) in figures.items():
+        saved = save_figure(figure, out / "figures" / stem)
+        body.append(html.image(saved.png, caption))
+    (out / "report.html").write_text(html.page("Supernet evaluation", body))
+    return out / "report.html"
+
+
+def _spread(items, count: int) -> set:
+    """``count`` items spread evenly from first to last (always including both)."""
+    positions = np.unique(np.linspace(0, len(items) - 1, min(count, len(items))).round().astype(int))
+    return {items[p] for p in positions}
+
+
+def _value(metrics: pd.DataFrame, metric: str, parameter) -> float:
+    return float(metrics[(metrics.metric == metric) & (metrics.parameter == parameter)]["value"].iloc[0])
