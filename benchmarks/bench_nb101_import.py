@@ -1,6 +1,6 @@
 """Full-size official-layout NB101 file: conversion throughput, store load time and memory.
 
-Run: .venv/bin/python benchmarks/bench_nb101_import.py [WORKDIR]
+Run: .venv/bin/python benchmarks/bench_nb101_import.py [WORKDIR] [--load-only]
 Writes a synthetic nasbench_full.tfrecord (every unique cell x 4 budgets x 3 trials, the
 official record layout, made-up numbers; ~5.1 million records), converts it, then loads the
 store in a fresh process. Baseline of the same run: loading the file the way the original API
@@ -27,9 +27,11 @@ LOAD_STORE = """
 import resource, time, sys
 start = time.perf_counter()
 from nasarena.benchmarks.nb101_store import load_store
+from nasarena.spaces.nb101 import Cell
 bench = load_store(sys.argv[1])
-from nasarena.spaces.nb101 import unique_cells
-bench.query(unique_cells().cell(123), fidelity=108)
+cell = Cell([[0, 1, 1, 0], [0, 0, 0, 1], [0, 0, 0, 1], [0, 0, 0, 0]],
+            ["input", "conv3x3-bn-relu", "maxpool3x3", "output"])
+bench.query(cell, fidelity=108)
 print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
 """
 
@@ -78,13 +80,19 @@ def in_fresh_process(snippet: str, path: Path) -> tuple[float, float]:
 
 def main(workdir: Path) -> None:
     source = workdir / "nasbench_full.tfrecord"
+    if (workdir / "store").exists() and "--load-only" in sys.argv:
+        report_loading(workdir, source)
+        return
     start = time.perf_counter()
     count = write_records(source, synthetic_records())
     print(f"wrote {count:,} records ({source.stat().st_size / 1e9:.2f} GB) in {time.perf_counter() - start:.0f} s")
 
     summary = convert(source, workdir / "store")
     print(f"conversion: {summary.seconds:.0f} s, {summary.records / summary.seconds:,.0f} records/s")
+    report_loading(workdir, source)
 
+
+def report_loading(workdir: Path, source: Path) -> None:
     store_seconds, store_mb = in_fresh_process(LOAD_STORE, workdir / "store")
     dict_seconds, dict_mb = in_fresh_process(LOAD_DICT, source)
     print(f"load, baseline dict of Python objects : {dict_seconds:7.2f} s, peak RSS {dict_mb:7.0f} MB")
@@ -93,4 +101,5 @@ def main(workdir: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp(prefix="nb101-import-")))
+    arguments = [a for a in sys.argv[1:] if not a.startswith("--")]
+    main(Path(arguments[0]) if arguments else Path(tempfile.mkdtemp(prefix="nb101-import-")))

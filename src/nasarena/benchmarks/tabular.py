@@ -85,7 +85,7 @@ class TabularBenchmark(Benchmark):
         self._row_of = row_of
         self._description = description
         self.fidelities = data.fidelities
-        self.metrics = tuple(m for m in METRICS if not np.all(np.isnan(data.values[..., METRICS.index(m)])))
+        self.metrics = description.metrics  # not scanned from the data: a store is memory-mapped
         self._fidelity_index = {epochs: i for i, epochs in enumerate(data.fidelities)}
         self._highest = data.fidelities[-1]
         self._values = data.values
@@ -243,6 +243,8 @@ class TabularBenchmark(Benchmark):
     def _modelled_field_sets(self) -> tuple[np.ndarray, dict[int, frozenset[str]]]:
         """Per (row, fidelity) a key into shared frozensets of modelled Result fields."""
         n, f = self.data.values.shape[:2]
+        if not self.data.modelled:  # a read-only broadcast: no per-row memory
+            return np.broadcast_to(np.zeros(1, dtype=np.int64), (n, f)), {0: frozenset()}
         keys = np.zeros((n, f), dtype=np.int64)
         ordered = sorted(self.data.modelled)
         for bit, name in enumerate(ordered):

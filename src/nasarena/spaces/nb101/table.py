@@ -22,7 +22,7 @@ from .ops import INPUT, OPS, OUTPUT
 from .enumeration import NUM_OPS, Enumeration, edge_pairs, masks_to_matrices
 
 CELLS_FILE = "nb101-cells.npz"  # hashes and canonical representatives: read by unique_cells()
-LOOKUP_FILE = "nb101-lookup.npz.xz"  # row of every labelled graph: read on the first hash look-up
+LOOKUP_FILE = "nb101-lookup.npz.xz"  # full DAGs and the row of every labelled graph: read to hash a cell
 NUM_UNIQUE_CELLS = 423_624
 
 
@@ -106,28 +106,25 @@ def _decode_hashes(digests: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=None)
-def _cells_arrays() -> dict[str, np.ndarray]:
-    return load_arrays(CELLS_FILE)
-
-
-@lru_cache(maxsize=None)
 def labelled_table() -> LabelledTable:
-    arrays = _cells_arrays()
+    """The full DAGs and the row of every labelled graph (what hashing by look-up needs)."""
+    arrays = load_arrays(LOOKUP_FILE)
     return LabelledTable(
         graph_vertices=arrays["graph_vertices"],
         graph_bitmasks=arrays["graph_bitmasks"],
-        row_of_labelled=load_arrays(LOOKUP_FILE)["row_of_labelled"],
+        row_of_labelled=arrays["row_of_labelled"],
     )
 
 
 @lru_cache(maxsize=None)
 def unique_cells() -> UniqueCells:
     """The 423,624 unique cells of NAS-Bench-101, loaded from package data (verified)."""
-    arrays = _cells_arrays()
+    arrays = load_arrays(CELLS_FILE)
+    table = labelled_table()
     graphs = arrays["canonical_graph"].astype(np.int64)
     codes = arrays["canonical_labelling"].astype(np.int64)
-    vertices = arrays["graph_vertices"][graphs]
-    bitmasks = arrays["graph_bitmasks"][graphs]
+    vertices = table.graph_vertices[graphs]
+    bitmasks = table.graph_bitmasks[graphs]
     interior = vertices.astype(np.int64) - 2
     labels = np.full((len(codes), 5), -1, dtype=np.int64)
     for i in range(5):  # interior vertex i + 1 is base-3 digit i of the code, most significant first
@@ -157,19 +154,21 @@ def save_enumeration(enumeration: Enumeration, directory: Path | None = None) ->
             "hashes": digests,
             "canonical_graph": graphs.astype(np.uint16),
             "canonical_labelling": (first - enumeration.labelled_offsets[graphs]).astype(np.uint8),
-            "graph_vertices": enumeration.graph_vertices,
-            "graph_bitmasks": enumeration.graph_bitmasks,
         },
         description=("NAS-Bench-101 space: md5 digests of the 423,624 unique cells (sorted) and each one's canonical "
-                     "representative (graph index and labelling code in enumeration order); the full DAGs "
-                     "(2-7 vertices, <= 9 edges) by vertices and edge bitmask"),
+                     "representative (graph index and labelling code in enumeration order)"),
         provenance=provenance,
         directory=directory,
     )
     save_arrays(
         LOOKUP_FILE,
-        {"row_of_labelled": enumeration.row_of_labelled},
-        description="NAS-Bench-101 space: unique-cell row of every labelled full DAG, in enumeration order",
+        {
+            "row_of_labelled": enumeration.row_of_labelled,
+            "graph_vertices": enumeration.graph_vertices,
+            "graph_bitmasks": enumeration.graph_bitmasks,
+        },
+        description=("NAS-Bench-101 space: the full DAGs (2-7 vertices, <= 9 edges) by vertices and edge bitmask, "
+                     "and the unique-cell row of every labelled full DAG, in enumeration order"),
         provenance=provenance,
         directory=directory,
     )
