@@ -104,3 +104,15 @@ def test_optimum_is_the_best_mean_over_trials_at_the_highest_budget():
     bench = make()
     # mean over trials t of a*10000 + 3*1000 + t*100 + 2 is maximal for a = 4
     assert bench.optimum("test_accuracy") == pytest.approx(40_000 + 3000 + 100 + 2)
+
+
+def test_fast_results_equal_ordinary_ones():
+    from dataclasses import FrozenInstanceError
+
+    from nasarena.benchmarks.result import Result
+
+    fields = (0.9, 0.8, 12.0, 1000, 108, 0.99, 2, True, frozenset({"cost_seconds"}))
+    fast, ordinary = Result.from_fields(*fields), Result(*fields)
+    assert fast == ordinary and hash(fast) == hash(ordinary) and repr(fast) == repr(ordinary)
+    with pytest.raises(FrozenInstanceError):
+        fast.valid_accuracy = 0.1

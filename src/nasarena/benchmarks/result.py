@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Result:
     """One evaluation of an architecture at a fidelity.
 
@@ -26,6 +26,21 @@ class Result:
     trial: int = 0
     halfway: bool = False
     modelled: frozenset[str] = field(default_factory=frozenset)
+
+    @classmethod
+    def from_fields(cls, *values) -> Result:
+        """A Result from all fields in declaration order, for query hot paths.
+
+        The generated frozen ``__init__`` sets each field through ``object.__setattr__``,
+        which is half the cost of a tabular query; filling ``__dict__`` at once gives the same
+        (equal, hashable, still frozen) object in half the time.
+        """
+        result = object.__new__(cls)
+        result.__dict__.update(zip(_FIELDS, values))
+        return result
+
+
+_FIELDS = tuple(Result.__dataclass_fields__)
 
 
 @dataclass(frozen=True)

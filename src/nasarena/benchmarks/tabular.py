@@ -124,15 +124,8 @@ class TabularBenchmark(Benchmark):
         train, valid, test, cost = self._values[row, f, t, stage].tolist()
         self.training_time_spent += cost
         self.total_epochs_spent += epochs // 2 if stop_halfway else epochs
-        return Result(
-            valid,
-            test,
-            cost,
-            self.data.trainable_parameters.item(row),
-            epochs,
-            train,
-            t,
-            stop_halfway,
+        return Result.from_fields(
+            valid, test, cost, self.data.trainable_parameters.item(row), epochs, train, t, stop_halfway,
             self._modelled_sets[self._modelled_keys.item(row, f)],
         )
 

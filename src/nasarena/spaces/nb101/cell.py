@@ -10,7 +10,6 @@ original is kept because mutation in the original code works on it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cached_property
 from operator import itemgetter
 
 import numpy as np
@@ -22,6 +21,7 @@ __all__ = ["CONV1X1", "CONV3X3", "INPUT", "MAX_EDGES", "MAX_VERTICES", "MAXPOOL3
 
 
 _BINARY = frozenset((0, 1))
+_UNKNOWN = object()  # a cell's row before it is looked up
 
 
 def _as_matrix(matrix) -> tuple[tuple[int, ...], ...]:
@@ -108,6 +108,7 @@ class Cell:
         return cell
 
     def _build(self, original: tuple[tuple[int, ...], ...], ops: tuple[str, ...]) -> None:
+        self._row = _UNKNOWN
         self.original_matrix = original
         self.original_ops = ops
         kept = _prune(original)
@@ -141,14 +142,19 @@ class Cell:
         self._require_valid()
         return (-1, *(OPS.index(op) for op in self.ops[1:-1]), -2)
 
-    @cached_property
+    @property
     def row(self) -> int | None:
-        """Position of the cell in ``unique_cells()`` (sorted-hash order); None if invalid."""
-        if self.reason is not None:
-            return None
-        return row_of_pruned(self.matrix, self.ops)
+        """Position of the cell in ``unique_cells()`` (sorted-hash order); None if invalid.
 
-    @cached_property
+        Computed once and kept (a plain attribute: ``functools.cached_property`` takes a lock
+        on every first access, which costs more than the look-up itself).
+        """
+        row = self._row
+        if row is _UNKNOWN:
+            row = self._row = None if self.reason is not None else row_of_pruned(self.matrix, self.ops)
+        return row
+
+    @property
     def hash(self) -> str | None:
         """The official module hash (None for an invalid cell); a table look-up, see ``table``."""
         row = self.row
