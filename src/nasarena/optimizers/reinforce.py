@@ -2,9 +2,11 @@
 
 The policy is one categorical distribution per dimension of the space's categorical encoding
 (NB101: each of the 21 edges and 5 ops). A sampled architecture's validation accuracy is the
-reward (0 for an invalid architecture, so the policy learns to avoid them); the logits move by
-``learning_rate * (reward - baseline) * (one_hot(choice) - probabilities)``, and the baseline is
-an exponential moving average of the rewards.
+reward; the logits move by ``learning_rate * (reward - baseline) * (one_hot(choice) -
+probabilities)``, and the baseline is an exponential moving average of the rewards. An invalid
+architecture is resampled without an update, as invalid cells are never trained: a reward of 0
+for them would be ~100x larger than the accuracy differences between valid cells and would
+teach the policy only to avoid invalid cells.
 """
 
 from __future__ import annotations
@@ -44,7 +46,9 @@ class Reinforce(Optimizer):
 
     def tell(self, trial: Trial, observation: Observation) -> None:
         choices = self._choices.pop(id(trial))
-        reward = observation.valid_accuracy if observation.valid else 0.0
+        if not observation.valid:
+            return
+        reward = observation.valid_accuracy
         if self.baseline is None:
             self.baseline = reward
         gradient = -self.probabilities()
