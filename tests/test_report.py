@@ -190,3 +190,18 @@ def test_missing_matplotlib_says_which_extra_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     with pytest.raises(ImportError, match=r"nasarena\[plots\]"):
         require_matplotlib()
+
+
+def test_rank_tables_by_setup_and_by_optimizer(tmp_path):
+    from nasarena.plots.report import write_report
+    from nasarena.runner import Budget, RunSettings
+    from nasarena.runner.experiment import grid, run_experiment
+
+    out = tmp_path / "setups"
+    for settings in (RunSettings(), RunSettings(caching=True)):
+        run_experiment(grid(["nb101-lite"], ["rs", "re"], range(3), Budget(seconds=2e6), run_settings=settings), out,
+                       jobs=1)
+    html = write_report(out, tmp_path / "report").read_text()
+    assert "Tables I and II" in html
+    assert "anytime performance grouped by setup" in html and "anytime performance grouped by optimizer" in html
+    assert "<td>C</td>" in html and "<td>O</td>" in html

@@ -97,6 +97,7 @@ def write_report(results_dir: Path, out_dir: Path, pairs: Sequence[tuple[str, st
         *_friedman_section(friedman_tests(final, "final test regret", "incumbent_test_regret")),
         *_friedman_section(friedman_tests(volumes, "hypervolume gap", "hypervolume_gap")),
         *_wilcoxon_section(final, volumes),
+        *_setup_tables(final_results(raw), run_hypervolumes(_front_rows(raw), normalization)),
         *_versions_section(),
     ]
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -323,6 +324,40 @@ def _wilcoxon_section(final: pd.DataFrame, volumes: pd.DataFrame) -> list[str]:
         parts.append(html.table(["A", "B", "p (final regret)", "p (hypervolume gap)", f"differ at {CONFIDENCE:.0%}"],
                                 rows, caption="Two-sided p-values over all finished runs, not corrected for multiple "
                                               "comparisons."))
+    return parts
+
+
+def _setup_tables(final: pd.DataFrame, volumes: pd.DataFrame) -> list[str]:
+    """The anytime paper's Tables I and II: per setup (O original, C caching, VS variable-size
+    encoding, ...) the optimizers ordered by ECDF area and by hypervolume-gap rank sum, and
+    per optimizer the setups in the same way."""
+    from ..analysis.ecdf import ecdf_area
+    from ..analysis.statistics import rank_sum_table
+    from ..analysis.trajectories import RUN_KEYS
+
+    if "setup" not in final.columns:  # results written before setups were recorded
+        return []
+    parts = [html.heading("Rank tables by setup and by optimizer (anytime paper, Tables I and II)", 3)]
+    for bench, runs in final.groupby("benchmark", sort=True):
+        areas = runs.groupby(["setup", "optimizer"])["incumbent_test_regret"].apply(ecdf_area).reset_index()
+        rows = [(setup, "  ".join(f"{r.optimizer} ({r.incumbent_test_regret * 1e4:.0f})"
+                                  for r in group.sort_values("incumbent_test_regret").itertuples()))
+                for setup, group in areas.groupby("setup", sort=True)]
+        parts.append(html.table(["setup", "optimizers by ECDF area (x 10^4, smaller is better)"], rows,
+                                caption=f"{bench}: final quality"))
+        gaps = volumes.merge(runs[[*RUN_KEYS, "setup"]], on=RUN_KEYS)
+        for group, treatment in (("setup", "optimizer"), ("optimizer", "setup")):
+            rows, strong = [], []
+            for name, frame in gaps.groupby(group, sort=True):
+                if frame[treatment].nunique() < 2 or frame["seed"].nunique() < 2:
+                    continue
+                table = rank_sum_table(frame, group, treatment, "seed", "hypervolume_gap", CONFIDENCE)
+                rows.append((name, "  ".join(f"{r[treatment]} ({r.rank_sum:.0f})" for _, r in table.iterrows())))
+                strong.append(bool(table["best"].iloc[0]))
+            if rows:
+                parts.append(html.table([group, f"{treatment}s by hypervolume-gap rank sum (smaller is better)"], rows,
+                                        strong, caption=f"{bench}: anytime performance grouped by {group}; bold: "
+                                                        f"the Friedman test at {CONFIDENCE:.0%} finds a best group"))
     return parts
 
 
