@@ -34,14 +34,20 @@ def many_seeds(seeds: int) -> None:
 
 
 def overheads(names: list[str]) -> None:
-    bench = nasarena.benchmark("nb101-lite")
-    run(bench, make("rs", bench.space, seed=0), Budget(evaluations=50), seed=0)  # load look-up tables first
-    print(f"{'optimizer':10s} {'evals':>6s} {'us/eval (all)':>14s} {'optimizer CPU us/eval':>22s}")
+    """Per-evaluation cost of each optimizer on nb101-lite (multi-fidelity ones on nb101-slice)."""
+    from nasarena.optimizers.base import REGISTRY
+
+    lite, multi_fidelity = nasarena.benchmark("nb101-lite"), nasarena.benchmark("nb101-slice")
+    run(lite, make("rs", lite.space, seed=0), Budget(evaluations=50), seed=0)  # load look-up tables first
+    print(f"{'optimizer':10s} {'benchmark':12s} {'evals':>6s} {'us/eval (all)':>14s} {'optimizer CPU us/eval':>22s}")
     for name in names:
+        needs_fidelities = getattr(REGISTRY[name].factory, "needs_fidelities", False)
+        bench = multi_fidelity if needs_fidelities else lite
+        settings = {"fidelities": bench.fidelities} if needs_fidelities else {}
         start = time.perf_counter()
-        frame = run(bench, make(name, bench.space, seed=0), Budget(seconds=1e7, evaluations=2000), seed=0)
+        frame = run(bench, make(name, bench.space, seed=0, **settings), Budget(seconds=1e7, evaluations=2000), seed=0)
         elapsed = time.perf_counter() - start
-        print(f"{name:10s} {len(frame):6d} {elapsed / len(frame) * 1e6:14.1f} "
+        print(f"{name:10s} {bench.name:12s} {len(frame):6d} {elapsed / len(frame) * 1e6:14.1f} "
               f"{frame.optimizer_cpu_time.iloc[-1] / len(frame) * 1e6:22.1f}")
 
 
