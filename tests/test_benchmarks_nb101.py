@@ -81,3 +81,16 @@ def test_registry_lists_and_rejects_unknown_names():
     assert {"nb101-lite", "nb101-slice", "nb101"} <= names
     with pytest.raises(KeyError, match="unknown benchmark 'nb999'"):
         nasarena.benchmark("nb999")
+
+
+def test_cli_lists_and_describes_benchmarks():
+    from typer.testing import CliRunner
+
+    from nasarena.cli.main import app
+
+    listing = CliRunner().invoke(app, ["benchmarks"])
+    assert listing.exit_code == 0 and "nb101-lite" in listing.output and "nb201-imagenet16-120" in listing.output
+    described = CliRunner().invoke(app, ["benchmarks", "nb101-lite"])
+    assert described.exit_code == 0 and "single-draw" in described.output
+    unknown = CliRunner().invoke(app, ["benchmarks", "nb999"])
+    assert unknown.exit_code == 2 and "unknown benchmark" in unknown.output
