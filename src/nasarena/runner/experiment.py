@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..io.packaged import atomic_write_bytes
 from .protocol import Budget, RunSettings, run, settings_hash
 
 RUNS_DIR = "runs"
@@ -124,7 +125,7 @@ def _record_settings(out: Path, specs: Sequence[RunSpec]) -> None:
             "run_settings": asdict(spec.run_settings),
             "budget": asdict(spec.budget),
         }
-    path.write_text(json.dumps(known, indent=2, sort_keys=True, default=str) + "\n")
+    atomic_write_bytes(path, (json.dumps(known, indent=2, sort_keys=True, default=str) + "\n").encode())
 
 
 def pending(specs: Sequence[RunSpec], out: Path) -> list[RunSpec]:
