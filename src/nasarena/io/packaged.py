@@ -12,13 +12,13 @@ import hashlib
 import io
 import json
 import lzma
-import os
-import tempfile
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
+
+from .files import atomic_write_bytes
 
 MANIFEST = "manifest.json"
 
@@ -76,21 +76,6 @@ def load_arrays(name: str, directory: Path | None = None) -> dict[str, np.ndarra
         content = lzma.decompress(content)
     with np.load(io.BytesIO(content)) as archive:
         return {key: archive[key] for key in archive.files}
-
-
-def atomic_write_bytes(path: Path, content: bytes) -> None:
-    """Write a file so that a crash leaves either the old or the new content, never a mix."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(content)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def save_arrays(

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..io.packaged import atomic_write_bytes
+from ..io.files import atomic_write_bytes
 from .protocol import Budget, RunSettings, run, settings_hash
 
 RUNS_DIR = "runs"

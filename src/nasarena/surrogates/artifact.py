@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import __version__
-from ..io.packaged import atomic_write_bytes
+from ..io.files import atomic_write_bytes
 
 FORMAT = "nasarena-surrogate"
 FORMAT_VERSION = 1
