@@ -68,3 +68,20 @@ def test_reinforce_learns_to_prefer_better_cells(lite):
     run(lite, optimizer, Budget(evaluations=600), seed=0)
     probabilities = optimizer.probabilities()
     assert not np.allclose(probabilities[optimizer.allowed], np.repeat([0.5] * 21 + [1 / 3] * 5, [2] * 21 + [3] * 5))
+
+
+def test_tpe_runs_deterministically_on_both_spaces(lite):
+    pytest.importorskip("optuna")
+    nb201 = nasarena.benchmark("nb201-cifar10")
+    for bench in (lite, nb201):
+        first = run(bench, make("tpe", bench.space, seed=2), Budget(evaluations=40), seed=2)
+        again = run(bench, make("tpe", bench.space, seed=2), Budget(evaluations=40), seed=2)
+        assert len(first) == 40 and first.arch_id.equals(again.arch_id)
+
+
+@pytest.mark.parametrize("name", ["rs", "re", "nre", "ls", "reinforce"])
+def test_optimizers_work_on_nb201(name):
+    bench = nasarena.benchmark("nb201-cifar10")
+    trajectory = run(bench, make(name, bench.space, seed=1), Budget(evaluations=100), seed=1)
+    assert len(trajectory) == 100 and trajectory.arch_id.str.startswith("|").all()
+    assert trajectory.incumbent_test_regret.iloc[-1] <= trajectory.incumbent_test_regret.iloc[0]
