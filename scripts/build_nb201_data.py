@@ -31,11 +31,7 @@ def build_nb201() -> None:
     archs = json.loads((SHARED / "nb201-arch-strings.json").read_text())["archs"]
     cells = [Cell201.from_string(s) for s in archs]
     assert [c.to_string() for c in cells] == archs, "cell strings do not round-trip"
-    op_indices = np.array([c.op_indices for c in cells], dtype=np.uint8)
-    assert len({tuple(r) for r in op_indices.tolist()}) == len(OPS) ** len(EDGES)
-    save_arrays("nb201-cells.npz", {"op_indices": op_indices},
-                description="NAS-Bench-201: op index per edge of the 15,625 cells in the benchmark's index order",
-                provenance=PROVENANCE)
+    assert [c.index for c in cells] == list(range(len(archs))), "the computed index order differs from the file"
 
     index = {s: i for i, s in enumerate(archs)}
     c10 = pd.read_csv(SHARED / "nb201-cifar10-200epochs.csv")

@@ -2,59 +2,86 @@
 
 Node j sums the ops applied to every earlier node. Cells are written as the benchmark's cell
 string, ``|op~0|+|op~0|op~1|+|op~0|op~1|op~2|``: the groups are nodes 1, 2, 3 and ``op~i``
-is the edge from node i.
+is the edge from node i. A cell's identity is its op per edge; its official index and its
+equivalence class are derived from that (see :mod:`.order` and :mod:`.canonical`).
 """
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from functools import cached_property
 
-#: Ops in the benchmark's own order (the index used by ``op_indices`` and one-hot encodings).
-OPS: tuple[str, ...] = ("none", "skip_connect", "nor_conv_1x1", "nor_conv_3x3", "avg_pool_3x3")
-#: Edges (to, from) in cell-string order.
-EDGES: tuple[tuple[int, int], ...] = ((1, 0), (2, 0), (2, 1), (3, 0), (3, 1), (3, 2))
-NUM_CELLS = len(OPS) ** len(EDGES)
-_ZERO = "#"
+from .canonical import algebraic_form, benchmark_form
+from .ops import EDGES, NUM_CELLS, OPS
+from .order import index_at_rank, op_indices_by_index, product_rank
+
+__all__ = ["EDGES", "NUM_CELLS", "OPS", "Cell201"]
+
+_NODE_INPUTS = tuple(tuple(source for to, source in EDGES if to == node) for node in (1, 2, 3))
 
 
 @dataclass(frozen=True)
 class Cell201:
-    """An NB201 cell; identity is its op per edge (equivalently its cell string)."""
+    """An NB201 cell: the op name of each edge, edges in cell-string order (``EDGES``)."""
 
     ops: tuple[str, ...]
 
     def __post_init__(self) -> None:
-        if len(self.ops) != len(EDGES):
-            raise ValueError(f"an NB201 cell has {len(EDGES)} edges, got {len(self.ops)} ops")
+        if isinstance(self.ops, str) or len(self.ops) != len(EDGES):
+            raise ValueError(f"an NB201 cell has {len(EDGES)} edges; give a tuple of {len(EDGES)} op names, "
+                             f"got {self.ops!r}")
+        object.__setattr__(self, "ops", tuple(self.ops))
         for (to, source), op in zip(EDGES, self.ops):
             if op not in OPS:
                 raise ValueError(f"edge {source}->{to}: unknown op {op!r}; expected one of {', '.join(OPS)}")
 
     @classmethod
     def from_string(cls, text: str) -> Cell201:
+        """Parse a cell string; a ``ValueError`` names the group, entry or edge at fault."""
         groups = text.strip().split("+")
         if len(groups) != 3:
             raise ValueError(f"{text!r}: expected 3 node groups separated by '+', got {len(groups)}")
         ops = []
-        for node, group in enumerate(groups, start=1):
-            entries = [e for e in group.split("|") if e]
-            if len(entries) != node:
-                raise ValueError(f"{text!r}: node {node} needs {node} inputs, got {len(entries)}")
-            for source, entry in enumerate(entries):
-                op, _, index = entry.partition("~")
-                if index != str(source):
-                    raise ValueError(f"{text!r}: node {node} input {source} is written {entry!r}, expected '<op>~{source}'")
+        for node, (group, sources) in enumerate(zip(groups, _NODE_INPUTS), start=1):
+            if len(group) < 2 or group[0] != "|" or group[-1] != "|":
+                raise ValueError(f"{text!r}: node {node}'s group {group!r} must start and end with '|'")
+            entries = group[1:-1].split("|")
+            if len(entries) != len(sources):
+                raise ValueError(f"{text!r}: node {node} needs {len(sources)} inputs, got {len(entries)}")
+            for source, entry in zip(sources, entries):
+                op, _, written = entry.partition("~")
+                if written != str(source):
+                    raise ValueError(f"{text!r}: node {node} input {source} is written {entry!r}, "
+                                     f"expected '<op>~{source}'")
                 ops.append(op)
         return cls(tuple(ops))
 
     @classmethod
     def from_indices(cls, indices) -> Cell201:
-        return cls(tuple(OPS[int(i)] for i in indices))
+        """The cell with op ``OPS[indices[e]]`` on edge ``e``."""
+        indices = [operator.index(i) for i in indices]
+        if len(indices) != len(EDGES) or not all(0 <= i < len(OPS) for i in indices):
+            raise ValueError(f"expected {len(EDGES)} op indices in 0..{len(OPS) - 1}, got {indices}")
+        return cls(tuple(OPS[i] for i in indices))
+
+    @classmethod
+    def from_index(cls, index: int) -> Cell201:
+        """The cell at an official benchmark index."""
+        index = operator.index(index)
+        if not 0 <= index < NUM_CELLS:
+            raise ValueError(f"NB201 index must be in 0..{NUM_CELLS - 1}, got {index}")
+        return cls.from_indices(op_indices_by_index()[index].tolist())
 
     @cached_property
     def op_indices(self) -> tuple[int, ...]:
+        """Each edge's op as its position in ``OPS``."""
         return tuple(OPS.index(op) for op in self.ops)
+
+    @cached_property
+    def index(self) -> int:
+        """The official benchmark index (the row of every NB201 table)."""
+        return int(index_at_rank()[product_rank(self.op_indices)])
 
     def to_string(self) -> str:
         groups = []
@@ -68,47 +95,17 @@ class Cell201:
 
     @classmethod
     def from_dict(cls, data: dict) -> Cell201:
+        if "cell" not in data:
+            raise ValueError(f"an NB201 cell record needs a 'cell' string, got keys {sorted(data)}")
         return cls.from_string(data["cell"])
 
     def canonical_form(self, algebraic: bool = False) -> str:
-        """The expression the cell computes, for de-duplicating equivalent cells.
+        """The expression the cell computes: equal forms mean equivalent cells.
 
-        By default, the benchmark's own rule, which gives its 6,466 unique architectures: skip
-        connections are inlined, each node is the sorted sum of its input terms written as
-        text, and a ``none`` edge, or any edge from a node that is exactly zero, is a zero term
-        that stays in the sum (so a sum of zeros is not recognised as zero, and inlined sums are
-        not flattened). ``algebraic=True`` applies the algebra fully instead: sums are flattened
-        multisets and zero terms vanish, which merges more cells.
+        The default is the benchmark's rule (6,466 classes); ``algebraic=True`` applies the
+        algebra fully and merges more. :mod:`.canonical` says exactly what each one equates.
         """
-        return self._algebraic_form() if algebraic else self._benchmark_form()
-
-    def _benchmark_form(self) -> str:
-        nodes = {0: "x"}
-        for node in (1, 2, 3):
-            terms = []
-            for (to, source), op in zip(EDGES, self.ops):
-                if to != node:
-                    continue
-                value = nodes[source]
-                if op == "none" or value == _ZERO:
-                    terms.append(_ZERO)
-                elif op == "skip_connect":
-                    terms.append(value)
-                else:
-                    terms.append(f"({value})@{op}")
-            nodes[node] = "+".join(sorted(terms))
-        return nodes[3]
-
-    def _algebraic_form(self) -> str:
-        nodes: dict[int, tuple] = {0: ("x",)}  # a node is the sorted multiset of its terms; () is zero
-        for node in (1, 2, 3):
-            terms: list = []
-            for (to, source), op in zip(EDGES, self.ops):
-                if to != node or op == "none" or not nodes[source]:
-                    continue
-                terms.extend(nodes[source] if op == "skip_connect" else [(op, nodes[source])])
-            nodes[node] = tuple(sorted(terms, key=repr))
-        return repr(nodes[3])
+        return algebraic_form(self.ops) if algebraic else benchmark_form(self.ops)
 
     def __str__(self) -> str:
         return self.to_string()
