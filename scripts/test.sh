@@ -4,5 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e ".[test,plots,distributed,surrogates,optimizers]"
+.venv/bin/python -m pip install --quiet -e ".[test,plots,distributed,surrogates,optimizers,torch]"
 .venv/bin/python -m pytest "$@"

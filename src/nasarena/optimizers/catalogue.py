@@ -1,3 +1,3 @@
 """Imports every built-in optimizer module so that each registers itself."""
 
-from . import bohb, evolution, hyperband, local_search, random_search, reinforce, tpe  # noqa: F401
+from . import bohb, differential_evolution, evolution, hyperband, local_search, random_search, reinforce, tpe  # noqa: F401
