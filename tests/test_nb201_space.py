@@ -313,7 +313,7 @@ def test_encode_all_row_is_the_cells_encoding(all_encodings, index):
 def test_encoding_shapes_and_contents(all_encodings):
     assert {k: v.shape for k, v in all_encodings.items()} == {
         "one_hot": (NUM_CELLS, 30), "op_indices": (NUM_CELLS, 6), "path": (NUM_CELLS, 84),
-        "adjacency": (NUM_CELLS, 8, 8), "node_features": (NUM_CELLS, 8, 7)}
+        "adjacency": (NUM_CELLS, 8, 8), "node_features": (NUM_CELLS, 8, 7), "graph": (NUM_CELLS, 120)}
     one_hots = all_encodings["one_hot"].reshape(NUM_CELLS, 6, 5)
     assert (one_hots.sum(axis=2) == 1).all() and (one_hots.argmax(axis=2) == all_encodings["op_indices"]).all()
     assert len({row.tobytes() for row in all_encodings["one_hot"]}) == NUM_CELLS

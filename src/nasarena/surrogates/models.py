@@ -207,3 +207,6 @@ class Ensemble:
     def predict(self, x) -> tuple[np.ndarray, np.ndarray]:
         predictions = np.stack([model.predict(x) for model in self.models])
         return predictions.mean(axis=0), predictions.std(axis=0)
+
+
+from . import gin as _gin  # noqa: E402,F401  (registers "gin" in MODELS; torch is imported only on use)

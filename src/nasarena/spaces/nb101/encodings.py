@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .cell import INPUT, MAX_EDGES, MAX_VERTICES, OPS, OUTPUT, Cell
-from .enumeration import edge_pairs
+from .enumeration import edge_pairs, masks_to_matrices
 from .table import unique_cells
 
 NUM_EDGE_SLOTS = MAX_VERTICES * (MAX_VERTICES - 1) // 2  # 21
@@ -45,6 +45,58 @@ def adjacency_one_hot(cell: Cell) -> np.ndarray:
     present = labels >= 0
     ops[np.flatnonzero(present), labels[present]] = 1.0
     return np.concatenate([edges.astype(np.float32), ops.ravel()])
+
+
+#: Node labels of the graph encoding, in feature-column order.
+GRAPH_LABELS = (INPUT, *OPS, OUTPUT)
+#: (nodes, features per node) of the graph encoding.
+GRAPH_SIZE = (MAX_VERTICES, len(GRAPH_LABELS))
+
+
+def graph(cell: Cell) -> np.ndarray:
+    """The cell as a graph for a GNN: [7x7 adjacency row-major, 7x5 one-hot node labels], 84 floats.
+
+    Adjacency ``[x, y] = 1`` for an edge x -> y of the canonical form widened to 7 vertices;
+    the empty vertices inserted before the output have no edges and all-zero features, so a
+    GNN that ignores featureless nodes sees the pruned cell itself.
+    """
+    edges, labels = _canonical(cell)
+    adjacency = np.zeros((MAX_VERTICES, MAX_VERTICES), dtype=np.float32)
+    for bit, (x, y) in zip(edges, EDGE_PAIRS):
+        adjacency[x, y] = bit
+    features = np.zeros(GRAPH_SIZE, dtype=np.float32)
+    features[0, 0] = features[-1, -1] = 1.0
+    present = np.flatnonzero(labels >= 0)
+    features[1 + present, 1 + labels[present]] = 1.0
+    return np.concatenate([adjacency.ravel(), features.ravel()])
+
+
+def graph_batch(rows) -> np.ndarray:
+    """:func:`graph` of many rows of ``unique_cells()`` at once, (len(rows), 84) float32.
+
+    Fitting a GNN surrogate encodes hundreds of thousands of cells; this works on the
+    table's columns, one group of equal vertex count at a time, instead of cell by cell.
+    """
+    table = unique_cells()
+    rows = np.asarray(rows, dtype=np.int64)
+    if rows.ndim != 1:
+        raise ValueError(f"rows must be 1-D, got shape {rows.shape}")
+    if len(rows) and (rows.min() < 0 or rows.max() >= len(table)):
+        raise ValueError(f"rows must be in 0..{len(table) - 1}, got values in {rows.min()}..{rows.max()}")
+    adjacency = np.zeros((len(rows), MAX_VERTICES, MAX_VERTICES), dtype=np.float32)
+    vertices = table.num_vertices[rows].astype(np.int64)
+    for n in np.unique(vertices).tolist():
+        selected = np.flatnonzero(vertices == n)
+        matrices = masks_to_matrices(table.bitmasks[rows[selected]], n)
+        # widening inserts empty vertices before the output: the output column moves to vertex 6
+        adjacency[np.ix_(selected, np.arange(n - 1), np.arange(n - 1))] = matrices[:, : n - 1, : n - 1]
+        adjacency[np.ix_(selected, np.arange(n - 1), [MAX_VERTICES - 1])] = matrices[:, : n - 1, n - 1 :]
+    features = np.zeros((len(rows), *GRAPH_SIZE), dtype=np.float32)
+    features[:, 0, 0] = features[:, -1, -1] = 1.0
+    labels = table.labellings[rows].astype(np.int64)
+    cells, slots = np.nonzero(labels >= 0)
+    features[cells, 1 + slots, 1 + labels[cells, slots]] = 1.0
+    return np.concatenate([adjacency.reshape(len(rows), -1), features.reshape(len(rows), -1)], axis=1)
 
 
 def variable_size(cell: Cell) -> np.ndarray:

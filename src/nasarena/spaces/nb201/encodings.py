@@ -19,6 +19,8 @@ per cell, edges in ``EDGES`` order), so the encoding of one cell and the row of 
   the input when i = 0 or by every op of an edge entering i. A ``none`` op carries nothing,
   so its node keeps its label but loses all its arcs; every graph has 8 nodes so that they
   batch. Features are a one-hot of each node's label over ``GRAPH_LABELS``.
+- ``graph`` (float32[120]): the flat form a GNN surrogate reads, shared by every space:
+  [adjacency row-major (8 x 8), node features row-major (8 x 7)], sized by ``GRAPH_SIZE``.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from .cell import Cell201
 from .ops import EDGES, OPS
 from .order import op_indices_by_index
 
-ENCODINGS = ("one_hot", "op_indices", "path", "adjacency", "node_features")
+ENCODINGS = ("one_hot", "op_indices", "path", "adjacency", "node_features", "graph")
 #: Ops that carry a path onwards (a ``none`` edge breaks it), in path-encoding order.
 PATH_OPS = tuple(op for op in OPS if op != "none")
 #: Every op sequence of a path, each with its bit in the path encoding.
@@ -47,6 +49,8 @@ _PATH_RANK = np.array([PATH_OPS.index(op) if op in PATH_OPS else -1 for op in OP
 _PATH_OFFSET = {1: 0, 2: len(PATH_OPS), 3: len(PATH_OPS) + len(PATH_OPS) ** 2}
 _NONE = OPS.index("none")
 _OUTPUT_NODE = len(EDGES) + 1
+#: (nodes, features per node) of the ``graph`` encoding.
+GRAPH_SIZE = (_OUTPUT_NODE + 1, len(GRAPH_LABELS))
 
 
 def _full_adjacency() -> np.ndarray:
@@ -107,7 +111,12 @@ def _node_features(ops: np.ndarray) -> np.ndarray:
     return np.eye(len(GRAPH_LABELS), dtype=np.float32)[labels]
 
 
-_ENCODERS = dict(zip(ENCODINGS, (_one_hot, _op_indices, _path, _adjacency, _node_features)))
+def _graph(ops: np.ndarray) -> np.ndarray:
+    flat_adjacency = _adjacency(ops).reshape(len(ops), -1).astype(np.float32)
+    return np.concatenate([flat_adjacency, _node_features(ops).reshape(len(ops), -1)], axis=1)
+
+
+_ENCODERS = dict(zip(ENCODINGS, (_one_hot, _op_indices, _path, _adjacency, _node_features, _graph)))
 
 
 def _encoder(kind: str):
