@@ -1,0 +1,177 @@
+"""BANANAS (White, Neiswanger & Savani 2021): Bayesian optimisation with an ensemble of neural
+predictors on the path encoding.
+
+The first ``num_init`` architectures are random samples. Then, every ``retrain_every``
+results (the original's batch of 10), an ensemble of ``ensemble_size`` MLPs (scikit-learn's
+``MLPRegressor``, each seeded from the optimizer's generator) is trained on the path encodings
+(``space.encode(arch, "path")``) of all valid results, with the validation accuracies
+standardised as targets. The original's networks are kept: 10 hidden layers of 20 units, Adam
+with learning rate 0.01, up to 200 epochs; scikit-learn's MSE loss replaces the original's MAE,
+and its stopping when the training loss stalls bounds the cost. Batches hold up to
+``batch_size`` = 200 results (scikit-learn's default) rather than the original's 32: on path
+encodings of random NB201 and NB101 cells the ensemble ranked 1,000 held-out cells as well
+(Kendall tau 0.67 vs 0.67 on NB201 and 0.75 vs 0.71 on NB101 after 100 training cells, 0.72
+vs 0.74 and 0.82 vs 0.82 after 300) for 2-4x less training time. Training runs on one BLAS
+thread: the matrices are small, and extra threads only contend for the cores.
+
+The acquisition is optimised as in the original: a pool of ``num_candidates`` architectures
+is made by mutating (``space.mutate``) the ``num_parents`` best architectures found so far,
+de-duplicated by ``space.identity`` and excluding every architecture already evaluated or
+proposed (an NB201 mutation changes one edge, so there the pool holds at most 24 cells per
+parent). ``acquisition="its"`` (the original's default) is independent Thompson sampling: one
+draw per candidate from a normal distribution with the ensemble's mean and standard deviation;
+``"ucb"`` ranks by mean + ``ucb_beta`` * standard deviation. The candidates are proposed in
+the order of the acquisition until the next retraining; when the list runs out first
+(parallel workers whose results are outstanding) a new pool is scored with the same ensemble.
+
+Invalid architectures are not trained on. scikit-learn is imported when the optimizer is built
+(the ``[surrogates]`` extra).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .base import Observation, Optimizer, Trial, register
+
+ACQUISITIONS = ("its", "ucb")
+#: The original meta neural network: 10 layers of width 20.
+HIDDEN_LAYERS = (20,) * 10
+#: Mutation attempts per wanted candidate before a pool is accepted as smaller.
+PATIENCE = 5
+
+
+def _mlp_class():
+    try:
+        from sklearn.neural_network import MLPRegressor
+    except ImportError:
+        raise ImportError("the bananas optimizer needs scikit-learn: pip install 'nasarena[surrogates]'") from None
+    return MLPRegressor
+
+
+class PredictorEnsemble:
+    """MLP regressors on the same data, one per seed, differing only in their seeds."""
+
+    def __init__(self, seeds: np.ndarray, epochs: int, batch_size: int):
+        self.seeds = seeds
+        self.epochs = epochs
+        self.batch_size = batch_size
+        self.models: list = []
+
+    def fit(self, x: np.ndarray, y: np.ndarray) -> None:
+        from sklearn.exceptions import ConvergenceWarning
+        from threadpoolctl import threadpool_limits
+
+        mlp = _mlp_class()
+        self.mean, self.scale = float(y.mean()), float(y.std()) or 1.0
+        targets = (y - self.mean) / self.scale
+        self.models = []
+        with warnings.catch_warnings(), threadpool_limits(1):
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            for seed in self.seeds:
+                model = mlp(hidden_layer_sizes=HIDDEN_LAYERS, learning_rate_init=0.01, max_iter=self.epochs,
+                            batch_size=min(self.batch_size, len(x)), random_state=int(seed))
+                self.models.append(model.fit(x, targets))
+
+    def predict(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Mean and standard deviation of the members' predicted accuracies."""
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(1):
+            predictions = np.stack([model.predict(x) for model in self.models]) * self.scale + self.mean
+        return predictions.mean(axis=0), predictions.std(axis=0)
+
+
+@register("bananas", "BANANAS: path encoding, 5-MLP ensemble, Thompson sampling over mutations of the best")
+class Bananas(Optimizer):
+    def __init__(self, space, seed=0, num_init: int = 10, retrain_every: int = 10, num_candidates: int = 100,
+                 num_parents: int = 2, ensemble_size: int = 5, acquisition: str = "its", ucb_beta: float = 0.5,
+                 epochs: int = 200, batch_size: int = 200):
+        super().__init__(space, seed)
+        _mlp_class()
+        self.num_init = num_init
+        self.retrain_every = retrain_every
+        self.num_candidates = num_candidates
+        self.num_parents = num_parents
+        self.ensemble_size = ensemble_size
+        self.acquisition = acquisition
+        self.ucb_beta = ucb_beta
+        self.epochs = epochs
+        self.batch_size = batch_size
+        for name in ("num_init", "retrain_every", "num_candidates", "num_parents", "epochs", "batch_size"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if ensemble_size < 2:
+            raise ValueError(f"ensemble_size must be at least 2 for an uncertainty estimate, got {ensemble_size}")
+        if acquisition not in ACQUISITIONS:
+            raise ValueError(f"acquisition must be one of {ACQUISITIONS}, got {acquisition!r}")
+        self.archs: list = []
+        self.encodings: list[np.ndarray] = []
+        self.accuracies: list[float] = []
+        self.seen: set = set()  # identities evaluated or proposed
+        self.ensemble: PredictorEnsemble | None = None
+        self.trained_on = 0
+        self.proposals: list = []
+        self._asked = 0
+
+    def settings(self) -> dict:
+        return {"num_init": self.num_init, "retrain_every": self.retrain_every, "num_candidates": self.num_candidates,
+                "num_parents": self.num_parents, "ensemble_size": self.ensemble_size,
+                "acquisition": self.acquisition, "ucb_beta": self.ucb_beta, "epochs": self.epochs,
+                "batch_size": self.batch_size}
+
+    def ask(self) -> Trial:
+        self._asked += 1
+        if self._asked <= self.num_init or not self.accuracies:
+            arch = self.space.sample(self.rng)
+        else:
+            if self.ensemble is None or len(self.accuracies) >= self.trained_on + self.retrain_every:
+                self._retrain()
+                self.proposals = []
+            while self.proposals and self.space.identity(self.proposals[-1]) in self.seen:
+                self.proposals.pop()
+            if not self.proposals:
+                self.proposals = self._ranked_pool()[::-1]  # best last, for pop()
+            arch = self.proposals.pop() if self.proposals else self.space.sample(self.rng)
+        self.seen.add(self.space.identity(arch))
+        return Trial(arch)
+
+    def tell(self, trial: Trial, observation: Observation) -> None:
+        if not observation.valid:
+            return
+        self.archs.append(trial.arch)
+        self.encodings.append(np.asarray(self.space.encode(trial.arch, "path"), dtype=np.float32))
+        self.accuracies.append(observation.valid_accuracy)
+
+    def _retrain(self) -> None:
+        seeds = self.rng.integers(2**31, size=self.ensemble_size)
+        self.ensemble = PredictorEnsemble(seeds, self.epochs, self.batch_size)
+        self.ensemble.fit(np.stack(self.encodings), np.asarray(self.accuracies))
+        self.trained_on = len(self.accuracies)
+
+    def _pool(self) -> list:
+        """Unseen, distinct mutations of the best architectures."""
+        best = np.argsort(self.accuracies)[::-1][: self.num_parents]
+        pool: dict = {}
+        for attempt in range(self.num_candidates * PATIENCE):
+            if len(pool) == self.num_candidates:
+                break
+            child = self.space.mutate(self.archs[best[attempt % len(best)]], self.rng)
+            identity = self.space.identity(child)
+            if identity is not None and identity not in self.seen:
+                pool.setdefault(identity, child)
+        return list(pool.values())
+
+    def _ranked_pool(self) -> list:
+        """The pool in decreasing order of the acquisition."""
+        pool = self._pool()
+        if not pool:
+            return []
+        mean, std = self.ensemble.predict(np.stack([self.space.encode(a, "path") for a in pool]).astype(np.float32))
+        if self.acquisition == "its":
+            score = self.rng.normal(mean, std)
+        else:
+            score = mean + self.ucb_beta * std
+        return [pool[i] for i in np.argsort(-score, kind="stable")]
