@@ -1,3 +1,6 @@
 """Imports every built-in optimizer module so that each registers itself."""
 
-from . import bohb, differential_evolution, evolution, hyperband, local_search, random_search, reinforce, tpe  # noqa: F401
+from . import (  # noqa: F401
+    bananas, bohb, differential_evolution, evolution, hyperband, local_search, racing, random_search, reinforce,
+    smac, tpe,
+)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from . import encodings, operations
 from .cell import INPUT, MAX_VERTICES, OPS, OUTPUT, Cell
+from .config_space import CONFIG_ENCODINGS, build_config_space, decode_config
 from .table import NUM_UNIQUE_CELLS, UniqueCells, unique_cells
 
-ENCODINGS = ("adjacency_one_hot", "variable_size", "path")
+ENCODINGS = ("adjacency_one_hot", "variable_size", "path", "graph")
 
 
 MAX_SUBSET_ATTEMPTS = 100_000
@@ -25,6 +28,7 @@ class NB101Space:
     """
 
     name = "nb101"
+    graph_size = encodings.GRAPH_SIZE  # (nodes, features) of the "graph" encoding
 
     def __init__(self, sampler: str = "raw", subset: np.ndarray | None = None):
         if sampler not in ("raw", "unique"):
@@ -59,6 +63,8 @@ class NB101Space:
             return encodings.variable_size(cell)
         if kind == "path":
             return encodings.path_encoding(cell)
+        if kind == "graph":
+            return encodings.graph(cell)
         raise ValueError(f"unknown encoding {kind!r}; available: {', '.join(ENCODINGS)}")
 
     def categorical_dims(self) -> tuple[int, ...]:
@@ -74,6 +80,22 @@ class NB101Space:
         ops = (INPUT, *(OPS[v] for v in values[encodings.NUM_EDGE_SLOTS :]), OUTPUT)
         return Cell.from_checked(tuple(map(tuple, matrix)), ops)
 
+    config_encodings = CONFIG_ENCODINGS
+
+    def config_space(self, encoding: str = "categorical"):
+        """The space as a new ``ConfigSpace.ConfigurationSpace`` for HPO optimizers (SMAC, TPE).
+
+        Encodings (see :mod:`.config_space`): ``categorical`` (the NB101 paper's), ``variable_size``
+        (the anytime paper's, conditional on the number of vertices), ``continuous`` (NB101
+        Supplement S3). A subset restriction is not expressed: cells outside it are rejected
+        by the benchmark, like invalid cells.
+        """
+        return build_config_space(encoding)
+
+    def from_config(self, values, encoding: str = "categorical") -> Cell:
+        """The cell a configuration of ``config_space(encoding)`` decodes to (it may be invalid)."""
+        return decode_config(values, encoding)
+
     def enumerate(self) -> UniqueCells:
         """All unique cells (of the whole space, also when restricted to a subset)."""
         return unique_cells()
@@ -81,3 +103,27 @@ class NB101Space:
     def identity(self, cell: Cell) -> str:
         """The canonical identity of an architecture: the official module hash."""
         return cell.hash
+
+    def to_text(self, cell: Cell) -> str:
+        """The cell as JSON ``{"matrix": [[...]], "ops": [...]}`` (the unpruned original), for data files."""
+        return json.dumps(cell.to_dict(), separators=(",", ":"))
+
+    def from_text(self, text: str) -> Cell:
+        """A cell from :meth:`to_text`'s JSON or from its 32-digit module hash (its canonical cell).
+
+        A ``ValueError`` says what is wrong; a well-formed cell outside the space is returned
+        (invalid, ``reason`` set) as ``Cell`` does, so the caller decides.
+        """
+        text = text.strip()
+        if len(text) == 32 and all(c in "0123456789abcdef" for c in text):
+            try:
+                return unique_cells().cell(unique_cells().index_of(text))
+            except KeyError as error:
+                raise ValueError(error.args[0]) from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError:
+            raise ValueError(f"an NB101 cell is a module hash or JSON with 'matrix' and 'ops', got {text[:60]!r}") from None
+        if not isinstance(data, dict) or not {"matrix", "ops"} <= set(data):
+            raise ValueError(f"an NB101 cell's JSON needs the keys 'matrix' and 'ops', got {text[:60]!r}")
+        return Cell.from_dict(data)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from .cell import EDGES, NUM_CELLS, OPS, Cell201
-from .encodings import encode
+from .config_space import CONFIG_ENCODINGS, build_config_space, decode_config
+from .encodings import GRAPH_SIZE, encode
 
 
 def sample(rng: np.random.Generator) -> Cell201:
@@ -46,6 +47,7 @@ class NB201Space:
 
     name = "nb201"
     size = NUM_CELLS
+    graph_size = GRAPH_SIZE  # (nodes, features) of the "graph" encoding
 
     def sample(self, rng: np.random.Generator) -> Cell201:
         return sample(rng)
@@ -64,12 +66,30 @@ class NB201Space:
     def from_categorical(self, values) -> Cell201:
         return Cell201.from_indices(values)
 
+    config_encodings = CONFIG_ENCODINGS
+
+    def config_space(self, encoding: str = "categorical"):
+        """The space as a new ``ConfigSpace.ConfigurationSpace`` (one categorical op per edge)."""
+        return build_config_space(encoding)
+
+    def from_config(self, values, encoding: str = "categorical") -> Cell201:
+        """The cell of a configuration of ``config_space(encoding)``."""
+        return decode_config(values, encoding)
+
     def encode(self, cell: Cell201, kind: str = "one_hot") -> np.ndarray:
         return encode(cell, kind)
 
     def identity(self, cell: Cell201) -> str:
         """The cell string: every cell has its own benchmark records, equivalent ones too."""
         return cell.to_string()
+
+    def to_text(self, cell: Cell201) -> str:
+        """The benchmark's cell string, for data files."""
+        return cell.to_string()
+
+    def from_text(self, text: str) -> Cell201:
+        """A cell from its cell string (a ``ValueError`` names the group, entry or edge at fault)."""
+        return Cell201.from_string(text)
 
     def enumerate(self) -> list[Cell201]:
         """All cells in the benchmark's index order."""
