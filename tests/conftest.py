@@ -28,3 +28,19 @@ def nb101_slices() -> list[tuple[int, dict]]:
 @pytest.fixture()
 def rng() -> np.random.Generator:
     return np.random.default_rng(20191)
+
+
+@pytest.fixture(scope="session")
+def lite():
+    """The embedded nb101-lite benchmark, loaded once for the whole session."""
+    import nasarena
+
+    return nasarena.benchmark("nb101-lite")
+
+
+@pytest.fixture(scope="session")
+def nb201():
+    """The embedded NB201 CIFAR-10 benchmark, loaded once for the whole session."""
+    import nasarena
+
+    return nasarena.benchmark("nb201-cifar10")

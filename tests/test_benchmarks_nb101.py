@@ -12,11 +12,6 @@ from conftest import SHARED_DATA
 
 
 @pytest.fixture(scope="module")
-def lite():
-    return nasarena.benchmark("nb101-lite")
-
-
-@pytest.fixture(scope="module")
 def real_test_accuracy():
     path = SHARED_DATA / "nb101" / "nb101-test-accuracy-trial0-108.npy"
     if not path.exists():

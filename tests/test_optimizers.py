@@ -10,11 +10,6 @@ from nasarena.runner import Budget, run
 OPTIMIZERS = ["rs", "re", "nre", "ls", "reinforce"]
 
 
-@pytest.fixture(scope="module")
-def lite():
-    return nasarena.benchmark("nb101-lite")
-
-
 def test_registry_knows_the_optimizers():
     assert set(OPTIMIZERS) <= {entry.name for entry in available()}
     with pytest.raises(KeyError, match="unknown optimizer 'sgd'"):

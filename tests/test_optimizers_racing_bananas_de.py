@@ -21,16 +21,6 @@ from nasarena.spaces.nb201.cell import Cell201
 IRACE_SMALL = {"nb201-cifar10": 200, "nb101-lite": 420}
 
 
-@pytest.fixture(scope="module")
-def lite():
-    return nasarena.benchmark("nb101-lite")
-
-
-@pytest.fixture(scope="module")
-def nb201():
-    return nasarena.benchmark("nb201-cifar10")
-
-
 def _settings(name: str, bench) -> dict:
     return {"max_experiments": IRACE_SMALL[bench.name]} if name == "irace" else {}
 

@@ -18,11 +18,6 @@ from nasarena.runner.experiment import RUNS_DIR, grid, load_results, run_experim
 from nasarena.spaces.nb101 import INPUT, OPS, OUTPUT, Cell, unique_cells
 
 
-@pytest.fixture(scope="module")
-def lite():
-    return nasarena.benchmark("nb101-lite")
-
-
 class Scripted(Optimizer):
     """Proposes a fixed sequence of cells and records what it was told."""
 

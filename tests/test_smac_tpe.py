@@ -23,16 +23,6 @@ from nasarena.runner import Budget, run  # noqa: E402
 from nasarena.runner.protocol import RunSettings  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def lite():
-    return nasarena.benchmark("nb101-lite")
-
-
-@pytest.fixture(scope="module")
-def nb201():
-    return nasarena.benchmark("nb201-cifar10")
-
-
 def _trials_per_config(optimizer) -> Counter:
     """How often SMAC had each of its configurations evaluated (its own run history)."""
     return Counter(key.config_id for key in optimizer.facade.runhistory)

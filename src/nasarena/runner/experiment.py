@@ -104,7 +104,8 @@ def execute(spec: RunSpec) -> pd.DataFrame:
 
 def _write_run(out: Path, spec: RunSpec, frame: pd.DataFrame) -> None:
     directory = out / RUNS_DIR
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".partial-", suffix=".parquet")
+    # not "*.parquet": pathlib's glob matches hidden files, and readers must never see a partial file
+    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".partial-", suffix=".tmp")
     os.close(handle)
     try:
         frame.to_parquet(temporary, index=False)
@@ -128,9 +129,14 @@ def _record_settings(out: Path, specs: Sequence[RunSpec]) -> None:
     atomic_write_bytes(path, (json.dumps(known, indent=2, sort_keys=True, default=str) + "\n").encode())
 
 
+def _run_files(out: Path) -> list[Path]:
+    """The finished runs' files, sorted (a run's file appears only once it is complete)."""
+    return sorted((Path(out) / RUNS_DIR).glob("[!.]*.parquet"))
+
+
 def pending(specs: Sequence[RunSpec], out: Path) -> list[RunSpec]:
     """The specs whose results are not yet in ``out``."""
-    done = {p.name for p in (Path(out) / RUNS_DIR).glob("*.parquet")}
+    done = {p.name for p in _run_files(out)}
     return [spec for spec in specs if spec.file_name not in done]
 
 
@@ -216,7 +222,7 @@ def _run_on_ray(todo: list[RunSpec], out: Path, jobs: int, finish) -> None:
 
 def load_results(out: Path) -> pd.DataFrame:
     """All trajectory rows of an experiment directory (an empty frame if none)."""
-    files = sorted((Path(out) / RUNS_DIR).glob("*.parquet"))
+    files = _run_files(out)
     if not files:
         return pd.DataFrame()
     return pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
