@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..surrogates.builtin import BUILTINS
 from .protocol import Benchmark
 
 
@@ -33,6 +34,21 @@ def _nb101_official(path: str, **options):
     return load_store(path, **options)
 
 
+def _surrogate_file(path: str, **options):
+    from .surrogate import load_surrogate
+
+    return load_surrogate(path, **options)
+
+
+def _builtin_surrogate(name: str):
+    def load(**options):
+        from .surrogate import load_builtin
+
+        return load_builtin(name, **options)
+
+    return load
+
+
 def _nb201(dataset: str):
     def load(**options):
         from .nb201 import load
@@ -52,6 +68,9 @@ REGISTRY: dict[str, Entry] = {
               _nb101_official),
         *(Entry(f"nb201-{d}", f"NAS-Bench-201 {d}, 15,625 cells, real accuracies at 12 and 200 epochs (embedded)",
                 _nb201(d)) for d in ("cifar10", "cifar100", "imagenet16-120")),
+        Entry("surrogate", "a surrogate benchmark from an artefact of `nasarena surrogate fit` (path=FILE)",
+              _surrogate_file),
+        *(Entry(b.name, b.summary, _builtin_surrogate(b.name)) for b in BUILTINS.values()),
     ]
 }
 

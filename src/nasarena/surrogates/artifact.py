@@ -1,10 +1,15 @@
 """Versioned, checksummed surrogate artefacts: ``<space>-<model>-v<major>.<minor>``.
 
-An artefact is one file holding a pickled :class:`SurrogateArtifact` (the fitted ensemble, the
-runtime model, the name of the encoding, the training-data manifest and the validation
-metrics) behind a small header: a format tag, the nasarena version that wrote it and the
-sha256 of the payload. Loading checks all three, so a file built by an incompatible version
-or modified after it was written is a clear error, not a silently different benchmark.
+An artefact is one file holding a pickled :class:`SurrogateArtifact` (the fitted ensembles,
+the runtime model, the name of the encoding, the training-data manifest, the validation
+metrics and the optimum) behind a small header: a format tag and version, the nasarena
+version that wrote it and the sha256 of the payload. The payload is lzma-compressed (fitted
+trees are mostly repeated JSON-like structure and shrink ~5x). Loading checks all of it, so a
+file built by an incompatible version or modified after it was written is a clear error, not
+a silently different benchmark.
+
+Format 2 added lzma compression, per-fidelity ensembles, validations and the optimum; files of
+format 1 are refused with a message naming both formats.
 
 Pickle runs code when loaded: load artefacts you built or obtained from a trusted source,
 like any model file.
@@ -14,16 +19,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+import lzma
 import pickle
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..io.files import atomic_write_bytes
 
+if TYPE_CHECKING:
+    from .metrics import FitMetrics
+
 FORMAT = "nasarena-surrogate"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 NAME_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*-v\d+\.\d+$")
 
 
@@ -31,51 +42,162 @@ class ArtifactError(ValueError):
     """The file is not a surrogate artefact this version of nasarena can load."""
 
 
+def check_name(name: str) -> None:
+    """Refuse a name that is not ``<space>-<model>-v<major>.<minor>`` (lower case, digits, hyphens)."""
+    if not NAME_PATTERN.match(name):
+        raise ArtifactError(f"artefact name {name!r} must look like <space>-<model>-v<major>.<minor>")
+
+
 @dataclass(frozen=True)
 class DataManifest:
-    """What a surrogate was trained on."""
+    """What a surrogate was trained on.
+
+    ``sha256`` is the digest of the data file (or, for data built in memory, of its canonical
+    CSV form; ``description`` says which); ``split`` holds the data-row indices of the
+    train/validation/test parts, so that the test metrics can be recomputed from the same data.
+    """
 
     sha256: str
     rows: int
     sources: tuple[str, ...]
+    description: str = ""
+    split: object | None = None  # a splits.Split of data-row indices
+    value_scale: str = "fraction"  # how valid_accuracy was given in the data: "fraction" or "percent"
+
+
+@dataclass(frozen=True)
+class Validation:
+    """Fit metrics of the surrogate on one held-out set at one fidelity.
+
+    ``target`` is what was predicted (``valid_accuracy`` or ``cost_seconds``); ``kl_divergence``
+    is the mean KL divergence from the ground-truth normal of repeated evaluations to the
+    ensemble's predictive normal (NaN where the set holds no repeats).
+    """
+
+    data: str
+    fidelity: int
+    target: str
+    metrics: FitMetrics
+    kl_divergence: float = float("nan")
+    repeated_architectures: int = 0
+
+    def to_text(self) -> str:
+        m = self.metrics
+        text = (f"{self.data}, {self.fidelity} epochs, {self.target}: n={m.n:,} R2={m.r2:.4f} MAE={m.mae:.5f} "
+                f"Kendall={m.kendall_tau:.4f} sparse Kendall={m.sparse_kendall_tau:.4f} Spearman={m.spearman:.4f}")
+        if self.repeated_architectures:
+            text += f" KL={self.kl_divergence:.3f} ({self.repeated_architectures} repeated architectures)"
+        return text
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """The best noise-free predicted validation accuracy at the highest fidelity, and where.
+
+    ``over`` says over which architectures the maximum was taken: the enumerated space when it
+    is finite, else the architectures of the training data.
+    """
+
+    value: float
+    identity: str
+    over: str
 
 
 @dataclass
 class SurrogateArtifact:
+    """A fitted surrogate benchmark: ensembles per fidelity, runtime model, provenance.
+
+    ``accuracy_model`` predicts validation accuracy at ``fidelity`` epochs (the highest);
+    ``lower_fidelity_models`` maps lower epochs to their ensembles.
+    """
+
     name: str
     space: str
     encoding: str
     accuracy_model: object  # an Ensemble
     runtime_model: object | None
     data: DataManifest
-    metrics: dict[str, float] = field(default_factory=dict)
+    validations: tuple[Validation, ...] = ()
     fidelity: int | None = None
+    lower_fidelity_models: Mapping[int, object] = field(default_factory=dict)
+    optimum: Optimum | None = None
+    model: str = ""
+    dataset: str | None = None
+    source_benchmark: str | None = None
+    notes: str = ""
+    settings: object | None = None  # the settings.FitSettings it was fitted with
 
     def __post_init__(self) -> None:
-        if not NAME_PATTERN.match(self.name):
-            raise ArtifactError(f"artefact name {self.name!r} must look like <space>-<model>-v<major>.<minor>")
+        check_name(self.name)
+
+    @property
+    def version(self) -> str:
+        return self.name.rsplit("-v", 1)[1]
+
+    @property
+    def fidelities(self) -> tuple[int, ...]:
+        """All fidelities (epochs) the artefact predicts, ascending."""
+        top = () if self.fidelity is None else (self.fidelity,)
+        return tuple(sorted(self.lower_fidelity_models)) + top
+
+    def ensemble(self, fidelity: int):
+        """The accuracy ensemble of one fidelity."""
+        if fidelity == self.fidelity:
+            return self.accuracy_model
+        try:
+            return self.lower_fidelity_models[fidelity]
+        except KeyError:
+            raise ValueError(f"{self.name} has no fidelity of {fidelity} epochs; "
+                             f"available: {list(self.fidelities)}") from None
 
 
 def save(artifact: SurrogateArtifact, path: Path) -> Path:
-    payload = pickle.dumps(artifact, protocol=pickle.HIGHEST_PROTOCOL)
+    """Write the artefact atomically (a crash never leaves a half-written file)."""
+    payload = lzma.compress(pickle.dumps(artifact, protocol=pickle.HIGHEST_PROTOCOL), preset=6)
     header = {"format": FORMAT, "format_version": FORMAT_VERSION, "nasarena": __version__, "name": artifact.name,
-              "sha256": hashlib.sha256(payload).hexdigest()}
+              "compression": "xz", "sha256": hashlib.sha256(payload).hexdigest()}
     atomic_write_bytes(Path(path), json.dumps(header).encode() + b"\n" + payload)
     return Path(path)
 
 
-def load(path: Path) -> SurrogateArtifact:
-    content = Path(path).read_bytes()
-    line, _, payload = content.partition(b"\n")
+def read_header(path: Path) -> dict:
+    """The JSON header of an artefact file, after checking that it is one of the current format."""
+    with open(path, "rb") as handle:
+        line = handle.readline()
+    return _check_header(path, line)
+
+
+def _check_header(path: Path, line: bytes) -> dict:
     try:
         header = json.loads(line)
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise ArtifactError(f"{path} is not a nasarena surrogate artefact (no header)") from None
-    if header.get("format") != FORMAT:
-        raise ArtifactError(f"{path} is not a nasarena surrogate artefact (format {header.get('format')!r})")
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        got = header.get("format") if isinstance(header, dict) else None
+        raise ArtifactError(f"{path} is not a nasarena surrogate artefact (format {got!r})")
     if header.get("format_version") != FORMAT_VERSION:
         raise ArtifactError(f"{path} was written in artefact format {header.get('format_version')} by nasarena "
-                            f"{header.get('nasarena')}; this nasarena ({__version__}) reads format {FORMAT_VERSION}")
+                            f"{header.get('nasarena')}; this nasarena ({__version__}) reads format {FORMAT_VERSION}: "
+                            f"refit it with `nasarena surrogate fit`")
+    return header
+
+
+def load(path: Path) -> SurrogateArtifact:
+    """The artefact in ``path``, after checking its format, version and checksum."""
+    try:
+        content = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise FileNotFoundError(f"surrogate artefact {path} does not exist") from None
+    return loads(content, str(path))
+
+
+def loads(content: bytes, origin: str) -> SurrogateArtifact:
+    """The artefact in ``content`` (read from ``origin``, named in errors)."""
+    line, _, payload = content.partition(b"\n")
+    header = _check_header(origin, line)
     if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
-        raise ArtifactError(f"{path} has been modified or is corrupted: its checksum does not match its header")
-    return pickle.loads(payload)
+        raise ArtifactError(f"{origin} has been modified or is corrupted: its checksum does not match its header")
+    artifact = pickle.loads(lzma.decompress(payload))
+    if not isinstance(artifact, SurrogateArtifact) or artifact.name != header.get("name"):
+        raise ArtifactError(f"{origin} does not hold the surrogate artefact its header names ({header.get('name')!r})")
+    return artifact

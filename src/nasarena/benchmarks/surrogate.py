@@ -1,0 +1,225 @@
+"""Surrogate benchmarks: a fitted ensemble answers queries (NAS-Bench-301, Sec. 3).
+
+Semantics, chosen where the paper leaves them open:
+
+- ``query(arch, fidelity, rng, noise=True)`` returns the ensemble mean plus one draw of
+  Normal(0, ensemble std), the paper's noise model (Sec. 3.1.5, 3.1.7: "each architecture
+  evaluation is sampled from the surrogate model's predictive distribution"), clipped to
+  [0, 1]. The draw comes from ``rng`` when given, else from the benchmark's own
+  ``Generator(seed)``, as tabular trials do; the same generator state gives the same value.
+  ``noise=False`` returns the mean.
+- There is no separate test accuracy (``test_accuracy`` is NaN): regret is measured on the
+  *noise-free* predicted validation accuracy at the highest fidelity
+  (:meth:`final_test_accuracy`), and the optimum is the best such prediction over the
+  enumerated space when it is finite (NB101, NB201), else over the training architectures.
+- ``cost_seconds`` comes from the runtime model (LightGBM, proportional to epochs), or is one
+  simulated second per epoch when the data held no training times. ``trainable_parameters``
+  are exact where nasarena can count them (NB101, NB201), else -1.
+- Every result lists ``valid_accuracy`` and ``cost_seconds`` in ``Result.modelled``.
+
+The model is deterministic, so each architecture's noise-free prediction (mean, std, cost) is
+computed once per fidelity and kept; only the noise draw is new per query.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..surrogates.artifact import SurrogateArtifact, Validation, load, loads
+from ..surrogates.encoding import ArchitectureEncoder
+from ..surrogates.prediction import FastEnsemble
+from ..surrogates.spaces import exact_parameters, finite_index, space_by_name
+from .protocol import Benchmark, Description, InvalidArchitectureError
+from .result import BatchResult, Result
+
+MODELLED = frozenset({"valid_accuracy", "cost_seconds"})
+#: Package data folder of the built-in artefacts (with its own checksummed manifest).
+BUILTIN_DIRECTORY = "surrogates"
+ARTIFACT_SUFFIX = ".nsa"
+NAN = float("nan")
+
+
+class SurrogateBenchmark(Benchmark):
+    """A benchmark answered by a :class:`SurrogateArtifact` (see the module for the semantics)."""
+
+    def __init__(self, artifact: SurrogateArtifact, seed: int = 0, origin: str = ""):
+        if artifact.fidelity is None or artifact.optimum is None:
+            raise ValueError(f"{artifact.name} is incomplete (no fidelity or optimum): fit it with fit_surrogate")
+        self.artifact = artifact
+        self.origin = origin
+        self.name = artifact.name
+        self.version = artifact.version
+        self.fidelities = artifact.fidelities
+        self.metrics = ("valid_accuracy", "cost_seconds", "trainable_parameters")
+        self._space = space_by_name(artifact.space)
+        self._encoder = ArchitectureEncoder(self._space, artifact.encoding)
+        self._index = finite_index(artifact.space)
+        self._own_rng = np.random.default_rng(seed)
+        self._highest = artifact.fidelity
+        self._ensembles = {f: FastEnsemble(artifact.ensemble(f)) for f in artifact.fidelities}
+        self._predictions: dict[tuple[str, int], tuple[float, float, float, int]] = {}
+        self._parameters = None  # loaded on the first query (NB101 reads a table)
+
+    # --- protocol ------------------------------------------------------------------------
+    @property
+    def space(self):
+        return self._space
+
+    def query(self, arch, fidelity: int | None = None, rng: np.random.Generator | None = None,
+              noise: bool = True) -> Result:
+        """One modelled training run of ``arch`` for ``fidelity`` epochs (default: the highest)."""
+        epochs = self._highest if fidelity is None else fidelity
+        mean, std, cost, parameters = self._prediction(arch, epochs)
+        value = mean
+        if noise:
+            value = min(1.0, max(0.0, mean + std * (rng or self._own_rng).standard_normal()))
+        return Result.from_fields(value, NAN, cost, parameters, epochs, NAN, 0, False, MODELLED)
+
+    def query_batch(self, archs, fidelity: int | None = None, rng: np.random.Generator | None = None,
+                    noise: bool = True) -> BatchResult:
+        """Vectorised ``query``. ``archs`` is a sequence of architectures, an integer array of rows
+        of a finite space (NB101 sorted-hash rows, NB201 indices), or a 2-D float array of
+        encodings already computed (``rows`` is then -1)."""
+        epochs = self._check_fidelity(self._highest if fidelity is None else fidelity)
+        x, rows = self._encode_batch(archs)
+        mean, std = self._ensembles[epochs].predict(x)
+        if noise:
+            generator = rng or self._own_rng
+            mean = np.clip(mean + std * generator.standard_normal(len(mean)), 0.0, 1.0)
+        cost = self._cost(x, epochs)
+        missing = np.full(len(mean), np.nan)
+        return BatchResult(rows=rows, valid_accuracy=mean, test_accuracy=missing, cost_seconds=cost,
+                           train_accuracy=missing, trials=np.zeros(len(mean), dtype=np.int64), fidelity=epochs,
+                           halfway=False)
+
+    def optimum(self, metric: str = "test_accuracy") -> float:
+        """Best noise-free predicted validation accuracy at the highest fidelity (for either accuracy)."""
+        if metric not in ("test_accuracy", "valid_accuracy"):
+            raise ValueError(f"{self.name} has an optimum of test_accuracy or valid_accuracy only, got {metric!r}")
+        return self.artifact.optimum.value
+
+    def final_test_accuracy(self, arch) -> float:
+        """The noise-free predicted validation accuracy at the highest fidelity (what regret uses)."""
+        return self._prediction(arch, self._highest)[0]
+
+    def describe(self) -> Description:
+        a = self.artifact
+        counted = self._space.name in ("nb101", "nb201")
+        runtime = ("the runtime model (LightGBM on log seconds per epoch, times epochs)" if a.runtime_model
+                   else "one simulated second per epoch (the training data held no training times)")
+        return Description(
+            name=self.name,
+            version=self.version,
+            num_architectures=int(self._space.size),
+            fidelities=self.fidelities,
+            trials=1,
+            metrics=self.metrics,
+            real="trainable parameters (exact count)" if counted else "nothing (trainable parameters are -1: unknown)",
+            modelled=(
+                f"everything else: valid_accuracy is the {a.model} ensemble's mean plus one Normal(0, ensemble std) "
+                f"draw per query, clipped to [0, 1] (noise=False: the mean); cost_seconds from {runtime}; no test "
+                f"accuracy (NaN): regret is measured on the noise-free predicted validation accuracy at "
+                f"{self._highest} epochs, and the optimum {a.optimum.value:.5f} ({a.optimum.identity}) is the best "
+                f"such prediction over {a.optimum.over}"
+            ),
+            provenance="\n    ".join([
+                f"artefact {self.origin or a.name}; space {a.space}, encoding {a.encoding}"
+                + (f", dataset {a.dataset}" if a.dataset else "")
+                + (f"; fitted from {a.source_benchmark}" if a.source_benchmark else ""),
+                f"training data: {a.data.description}, sha256 {a.data.sha256}, {a.data.rows:,} rows, sources "
+                f"{', '.join(a.data.sources)}",
+                f"fit: {a.notes}",
+                "validation:",
+                *(f"  {v.to_text()}" for v in a.validations),
+            ]),
+        )
+
+    # --- beyond the protocol -------------------------------------------------------------
+    def predict(self, archs, fidelity: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Noise-free ensemble mean and standard deviation of many architectures (or rows, or encodings)."""
+        epochs = self._check_fidelity(self._highest if fidelity is None else fidelity)
+        return self._ensembles[epochs].predict(self._encode_batch(archs)[0])
+
+    def validations(self) -> tuple[Validation, ...]:
+        return self.artifact.validations
+
+    def __repr__(self) -> str:
+        return f"<SurrogateBenchmark {self.name}: {self.artifact.model} on {self.artifact.space}>"
+
+    # --- helpers -------------------------------------------------------------------------
+    def _check_fidelity(self, epochs: int) -> int:
+        if epochs not in self._ensembles:
+            raise ValueError(f"{self.name} has no fidelity of {epochs} epochs; available: {list(self.fidelities)}")
+        return epochs
+
+    def _prediction(self, arch, epochs: int) -> tuple[float, float, float, int]:
+        """(mean, std, cost, parameters) of one architecture, computed once per fidelity."""
+        if getattr(arch, "is_valid", True) is False:
+            raise InvalidArchitectureError(f"invalid architecture cannot be queried: {arch.reason}")
+        identity = self._space.identity(arch)
+        cached = self._predictions.get((identity, epochs))
+        if cached is not None:
+            return cached
+        self._check_fidelity(epochs)
+        x = self._encoder.encode(arch, identity)[None, :]
+        mean, std = self._ensembles[epochs].predict(x)
+        parameters = self._count_parameters(arch)
+        cached = self._predictions[(identity, epochs)] = (mean.item(), std.item(), self._cost(x, epochs).item(),
+                                                           parameters)
+        return cached
+
+    def _cost(self, x: np.ndarray, epochs: int) -> np.ndarray:
+        if self.artifact.runtime_model is None:
+            return np.full(len(x), float(epochs))
+        return self.artifact.runtime_model.predict(x, epochs)
+
+    def _count_parameters(self, arch) -> int:
+        if self._parameters is None:
+            self._parameters = exact_parameters(self.artifact.space, self.artifact.dataset) or (lambda arch: -1)
+        return int(self._parameters(arch))
+
+    def _encode_batch(self, archs) -> tuple[np.ndarray, np.ndarray]:
+        if isinstance(archs, np.ndarray) and archs.ndim == 2:
+            return np.asarray(archs, dtype=np.float32), np.full(len(archs), -1, dtype=np.int64)
+        if isinstance(archs, np.ndarray) and np.issubdtype(archs.dtype, np.integer):
+            if self._index is None:
+                raise ValueError(f"{self.name}: the {self._space.name} space has no row numbers; pass architectures")
+            rows = archs.astype(np.int64)
+            return self._index.encode_rows(rows, self._encoder.kind), rows
+        archs = list(archs)
+        for arch in archs:
+            if getattr(arch, "is_valid", True) is False:
+                raise InvalidArchitectureError(f"invalid architecture cannot be queried: {arch.reason}")
+        rows = (np.array([self._index.row(a) for a in archs], dtype=np.int64) if self._index is not None
+                else np.full(len(archs), -1, dtype=np.int64))
+        return self._encoder.encode_many(archs), rows
+
+
+def load_surrogate(path: str | Path, seed: int = 0) -> SurrogateBenchmark:
+    """A surrogate benchmark from an artefact file (``nasarena.benchmark("surrogate", path=FILE)``)."""
+    return SurrogateBenchmark(load(Path(path)), seed=seed, origin=str(path))
+
+
+def load_builtin(name: str, seed: int = 0) -> SurrogateBenchmark:
+    """A built-in surrogate benchmark from the package data (checked against its manifest)."""
+    from ..io.packaged import data_dir, read_verified
+
+    file_name = name + ARTIFACT_SUFFIX
+    content = read_verified(file_name, data_dir() / BUILTIN_DIRECTORY)
+    return SurrogateBenchmark(loads(content, f"package data {BUILTIN_DIRECTORY}/{file_name}"), seed=seed,
+                              origin=f"nasarena/data/{BUILTIN_DIRECTORY}/{file_name}")
+
+
+def open_surrogate(name_or_path: str | Path, seed: int = 0) -> SurrogateBenchmark:
+    """A surrogate benchmark from an artefact file, or a built-in one by name."""
+    from ..surrogates.builtin import BUILTINS
+
+    path = Path(name_or_path)
+    if path.is_file():
+        return load_surrogate(path, seed=seed)
+    if str(name_or_path) in BUILTINS:
+        return load_builtin(str(name_or_path), seed=seed)
+    raise FileNotFoundError(f"{name_or_path} is neither an artefact file nor a built-in surrogate "
+                            f"({', '.join(BUILTINS)})")
