@@ -8,17 +8,22 @@ Measured: load time; ``query`` of architectures never queried before (encoding, 
 runtime model) and of architectures already queried (cached prediction, one noise draw);
 ``query_batch`` on pre-encoded rows, on row numbers (vectorised encoding) and on architecture
 objects (cached encodings).
+For artefacts with a prediction table (``tabulate=True``) the same run also measures the same
+artefact with its table removed (queries answered by the models), and ``--compare`` prints the
+held-out fit metrics of the NB101 built-ins on the cells none of them was fitted on.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import time
 
 import numpy as np
 
-from nasarena.benchmarks.surrogate import load_builtin
-from nasarena.surrogates.builtin import BUILTINS
+from nasarena.benchmarks.surrogate import SurrogateBenchmark, load_builtin
+from nasarena.surrogates.builtin import BUILTINS, nb101_lite_data
+from nasarena.surrogates.metrics import fit_metrics
 from nasarena.surrogates.spaces import finite_index
 
 SINGLE_QUERIES = 2_000
@@ -73,11 +78,43 @@ def measure(name: str, batch_rows: int) -> dict:
                 batch_rows_per_s=batch_rows_rate, batch_archs_per_s=batch_archs, baseline_loop_per_s=baseline_batch)
 
 
+def table_versus_models(name: str, batch_rows: int) -> dict:
+    """Single-query latency and row-batch throughput of a tabulated artefact, with its table and
+    without it (the same artefact answered by its models), in the same run."""
+    with_table = load_builtin(name)
+    without = SurrogateBenchmark(dataclasses.replace(with_table.artifact, prediction_table=None))
+    rng = np.random.default_rng(0)
+    archs = [with_table.space.sample(rng) for _ in range(SINGLE_QUERIES)]
+    rows = rng.integers(0, with_table.artifact.prediction_table.size, batch_rows)
+    measured = {}
+    for label, bench in (("table", with_table), ("models", without)):
+        bench.query(archs[0])
+        single = archs[1:] if label == "table" else archs[1:BASELINE_QUERIES + 1]
+        query_rng = np.random.default_rng(1)
+        measured[f"{label}_query_us"] = per_query_microseconds(lambda a: bench.query(a, rng=query_rng), single)
+        measured[f"{label}_rows_per_s"] = rows_per_second(lambda: bench.query_batch(rows, rng=query_rng), batch_rows)
+    return measured
+
+
+def heldout_comparison(names) -> None:
+    """Fit metrics of NB101 built-ins on the nb101-lite cells outside all their training data."""
+    _, (held_out,) = nb101_lite_data()  # the 373,624 cells outside the 50,000 (the GIN's 25,000 are nested)
+    rows, truth = held_out.data.archs.rows, held_out.data.valid_accuracy
+    print(f"held-out fit on the {len(rows):,} nb101-lite cells no NB101 built-in was fitted on:")
+    for name in names:
+        metrics = fit_metrics(truth, load_builtin(name).predict(rows)[0])
+        print(f"  {name:16s} R2={metrics.r2:.4f} MAE={metrics.mae:.5f} Kendall={metrics.kendall_tau:.4f} "
+              f"sparse Kendall={metrics.sparse_kendall_tau:.4f} Spearman={metrics.spearman:.4f}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", default=list(BUILTINS))
     parser.add_argument("--rows", type=int, default=100_000, help="rows of the batch measurements")
+    parser.add_argument("--compare", action="store_true", help="held-out metrics of the NB101 built-ins")
     options = parser.parse_args()
+    if options.compare:
+        heldout_comparison([n for n in BUILTINS if n.startswith("nb101-") and "slice" not in n])
     print(f"{'surrogate':24s} {'load s':>7s} {'query new':>10s} {'cached':>8s} {'baseline':>9s}   "
           f"{'batch enc/s':>12s} {'ensemble/s':>11s} {'rows/s':>10s} {'archs/s':>10s} {'baseline/s':>11s}")
     for name in options.names:
@@ -86,6 +123,11 @@ def main() -> None:
               f"{m['baseline_query_us']:7.0f}us   {m['batch_encoded_per_s']:12,.0f} {m['ensemble_only_per_s']:11,.0f} "
               f"{m['batch_rows_per_s']:10,.0f} {m['batch_archs_per_s']:10,.0f} {m['baseline_loop_per_s']:11,.0f}",
               flush=True)
+        if BUILTINS[name].settings.tabulate:
+            t = table_versus_models(name, options.rows)
+            print(f"{'':24s} table: {t['table_query_us']:.1f}us/query {t['table_rows_per_s']:,.0f} rows/s; "
+                  f"without the table: {t['models_query_us']:.0f}us/query {t['models_rows_per_s']:,.0f} rows/s",
+                  flush=True)
 
 
 if __name__ == "__main__":

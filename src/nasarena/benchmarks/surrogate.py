@@ -18,7 +18,10 @@ Semantics, chosen where the paper leaves them open:
 - Every result lists ``valid_accuracy`` and ``cost_seconds`` in ``Result.modelled``.
 
 The model is deterministic, so each architecture's noise-free prediction (mean, std, cost) is
-computed once per fidelity and kept; only the noise draw is new per query.
+computed once per fidelity and kept; only the noise draw is new per query. An artefact with a
+prediction table (finite spaces fitted with ``tabulate=True``, :mod:`..surrogates.tabulation`)
+holds these predictions for every architecture already: queries of architectures and rows are
+look-ups by row (no cache needed), and only pre-computed encodings go through the models.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import numpy as np
 from ..surrogates.artifact import SurrogateArtifact, Validation, load, loads
 from ..surrogates.encoding import ArchitectureEncoder
 from ..surrogates.prediction import FastEnsemble
-from ..surrogates.spaces import exact_parameters, finite_index, space_by_name
+from ..surrogates.spaces import IndexedArchitectures, exact_parameters, finite_index, space_by_name
 from .protocol import Benchmark, Description, InvalidArchitectureError
 from .result import BatchResult, Result
 
@@ -59,6 +62,7 @@ class SurrogateBenchmark(Benchmark):
         self._own_rng = np.random.default_rng(seed)
         self._highest = artifact.fidelity
         self._ensembles = {f: FastEnsemble(artifact.ensemble(f)) for f in artifact.fidelities}
+        self._table = artifact.prediction_table  # None: every new architecture is predicted by the models
         self._predictions: dict[tuple[str, int], tuple[float, float, float, int]] = {}
         self._parameters = None  # loaded on the first query (NB101 reads a table)
 
@@ -83,12 +87,10 @@ class SurrogateBenchmark(Benchmark):
         of a finite space (NB101 sorted-hash rows, NB201 indices), or a 2-D float array of
         encodings already computed (``rows`` is then -1)."""
         epochs = self._check_fidelity(self._highest if fidelity is None else fidelity)
-        x, rows = self._encode_batch(archs)
-        mean, std = self._ensembles[epochs].predict(x)
+        mean, std, cost, rows = self._batch_prediction(archs, epochs, with_cost=True)
         if noise:
             generator = rng or self._own_rng
             mean = np.clip(mean + std * generator.standard_normal(len(mean)), 0.0, 1.0)
-        cost = self._cost(x, epochs)
         missing = np.full(len(mean), np.nan)
         return BatchResult(rows=rows, valid_accuracy=mean, test_accuracy=missing, cost_seconds=cost,
                            train_accuracy=missing, trials=np.zeros(len(mean), dtype=np.int64), fidelity=epochs,
@@ -131,6 +133,10 @@ class SurrogateBenchmark(Benchmark):
                 f"training data: {a.data.description}, sha256 {a.data.sha256}, {a.data.rows:,} rows, sources "
                 f"{', '.join(a.data.sources)}",
                 f"fit: {a.notes}",
+                *([f"queries: look-ups in a prediction table of all {self._table.size:,} architectures (mean "
+                   f"{self._table.mean[self._highest].dtype}, std and seconds per epoch "
+                   f"{self._table.std[self._highest].dtype}); only encodings passed in are predicted by the models"]
+                  if self._table is not None else []),
                 "validation:",
                 *(f"  {v.to_text()}" for v in a.validations),
             ]),
@@ -140,7 +146,8 @@ class SurrogateBenchmark(Benchmark):
     def predict(self, archs, fidelity: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Noise-free ensemble mean and standard deviation of many architectures (or rows, or encodings)."""
         epochs = self._check_fidelity(self._highest if fidelity is None else fidelity)
-        return self._ensembles[epochs].predict(self._encode_batch(archs)[0])
+        mean, std, _, _ = self._batch_prediction(archs, epochs, with_cost=False)
+        return mean, std
 
     def validations(self) -> tuple[Validation, ...]:
         return self.artifact.validations
@@ -158,6 +165,9 @@ class SurrogateBenchmark(Benchmark):
         """(mean, std, cost, parameters) of one architecture, computed once per fidelity."""
         if getattr(arch, "is_valid", True) is False:
             raise InvalidArchitectureError(f"invalid architecture cannot be queried: {arch.reason}")
+        if self._table is not None:
+            mean, std, cost = self._table.row(self._index.row(arch), self._check_fidelity(epochs))
+            return mean, std, cost, self._count_parameters(arch)
         identity = self._space.identity(arch)
         cached = self._predictions.get((identity, epochs))
         if cached is not None:
@@ -180,6 +190,27 @@ class SurrogateBenchmark(Benchmark):
             self._parameters = exact_parameters(self.artifact.space, self.artifact.dataset) or (lambda arch: -1)
         return int(self._parameters(arch))
 
+    def _batch_prediction(self, archs, epochs: int, with_cost: bool):
+        """(mean, std, cost or None, rows) of many architectures: from the table where the rows are
+        known, else encoded and predicted by the models."""
+        rows = self._table_rows(archs)
+        if rows is not None:
+            mean, std = self._table.predict(rows, epochs)
+            return mean, std, self._table.cost(rows, epochs) if with_cost else None, rows
+        x, rows = self._encode_batch(archs)
+        mean, std = self._ensembles[epochs].predict(x)
+        return mean, std, self._cost(x, epochs) if with_cost else None, rows
+
+    def _table_rows(self, archs) -> np.ndarray | None:
+        """The rows of ``archs`` in the space when the table can answer them (None: use the models)."""
+        if self._table is None or (isinstance(archs, np.ndarray) and archs.ndim == 2):
+            return None
+        if isinstance(archs, IndexedArchitectures):
+            return self._table.check_rows(archs.rows)
+        if isinstance(archs, np.ndarray) and np.issubdtype(archs.dtype, np.integer):
+            return self._table.check_rows(archs)
+        return np.array([self._index.row(a) for a in _valid(archs)], dtype=np.int64)
+
     def _encode_batch(self, archs) -> tuple[np.ndarray, np.ndarray]:
         if isinstance(archs, np.ndarray) and archs.ndim == 2:
             return np.asarray(archs, dtype=np.float32), np.full(len(archs), -1, dtype=np.int64)
@@ -188,13 +219,19 @@ class SurrogateBenchmark(Benchmark):
                 raise ValueError(f"{self.name}: the {self._space.name} space has no row numbers; pass architectures")
             rows = archs.astype(np.int64)
             return self._index.encode_rows(rows, self._encoder.kind), rows
-        archs = list(archs)
-        for arch in archs:
-            if getattr(arch, "is_valid", True) is False:
-                raise InvalidArchitectureError(f"invalid architecture cannot be queried: {arch.reason}")
+        archs = _valid(archs)
         rows = (np.array([self._index.row(a) for a in archs], dtype=np.int64) if self._index is not None
                 else np.full(len(archs), -1, dtype=np.int64))
         return self._encoder.encode_many(archs), rows
+
+
+def _valid(archs) -> list:
+    """``archs`` as a list, after refusing any invalid one (as tabular benchmarks do)."""
+    archs = list(archs)
+    for arch in archs:
+        if getattr(arch, "is_valid", True) is False:
+            raise InvalidArchitectureError(f"invalid architecture cannot be queried: {arch.reason}")
+    return archs
 
 
 def load_surrogate(path: str | Path, seed: int = 0) -> SurrogateBenchmark:

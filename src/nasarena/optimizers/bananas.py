@@ -24,6 +24,10 @@ draw per candidate from a normal distribution with the ensemble's mean and stand
 the order of the acquisition until the next retraining; when the list runs out first
 (parallel workers whose results are outstanding) a new pool is scored with the same ensemble.
 
+Spaces without a path encoding (DARTS, FBNet) use the first of ``ENCODING_PREFERENCE`` they
+support (``encoding=`` names one explicitly): adjacency one-hot, which White et al.'s study of
+NAS encodings found next best for predictors, then one-hot.
+
 Invalid architectures are not trained on. scikit-learn is imported when the optimizer is built
 (the ``[surrogates]`` extra).
 """
@@ -41,6 +45,8 @@ ACQUISITIONS = ("its", "ucb")
 HIDDEN_LAYERS = (20,) * 10
 #: Mutation attempts per wanted candidate before a pool is accepted as smaller.
 PATIENCE = 5
+#: The predictor's input when none is named: the path encoding where the space has it.
+ENCODING_PREFERENCE = ("path", "adjacency_one_hot", "one_hot")
 
 
 def _mlp_class():
@@ -84,12 +90,26 @@ class PredictorEnsemble:
         return predictions.mean(axis=0), predictions.std(axis=0)
 
 
+def _supported_encoding(space) -> str:
+    """The first encoding of ``ENCODING_PREFERENCE`` that ``space`` can compute."""
+    probe = space.sample(np.random.default_rng(0))  # its own generator: the optimizer's draws are untouched
+    for kind in ENCODING_PREFERENCE:
+        try:
+            space.encode(probe, kind)
+        except (ValueError, KeyError):
+            continue
+        return kind
+    raise ValueError(f"BANANAS needs one of the encodings {', '.join(ENCODING_PREFERENCE)}; the {space.name} space "
+                     f"has none: pass encoding=")
+
+
 @register("bananas", "BANANAS: path encoding, 5-MLP ensemble, Thompson sampling over mutations of the best")
 class Bananas(Optimizer):
     def __init__(self, space, seed=0, num_init: int = 10, retrain_every: int = 10, num_candidates: int = 100,
                  num_parents: int = 2, ensemble_size: int = 5, acquisition: str = "its", ucb_beta: float = 0.5,
-                 epochs: int = 200, batch_size: int = 200):
+                 epochs: int = 200, batch_size: int = 200, encoding: str | None = None):
         super().__init__(space, seed)
+        self.encoding = encoding if encoding is not None else _supported_encoding(space)
         _mlp_class()
         self.num_init = num_init
         self.retrain_every = retrain_every
@@ -120,7 +140,7 @@ class Bananas(Optimizer):
         return {"num_init": self.num_init, "retrain_every": self.retrain_every, "num_candidates": self.num_candidates,
                 "num_parents": self.num_parents, "ensemble_size": self.ensemble_size,
                 "acquisition": self.acquisition, "ucb_beta": self.ucb_beta, "epochs": self.epochs,
-                "batch_size": self.batch_size}
+                "batch_size": self.batch_size, "encoding": self.encoding}
 
     def ask(self) -> Trial:
         self._asked += 1
@@ -142,7 +162,7 @@ class Bananas(Optimizer):
         if not observation.valid:
             return
         self.archs.append(trial.arch)
-        self.encodings.append(np.asarray(self.space.encode(trial.arch, "path"), dtype=np.float32))
+        self.encodings.append(np.asarray(self.space.encode(trial.arch, self.encoding), dtype=np.float32))
         self.accuracies.append(observation.valid_accuracy)
 
     def _retrain(self) -> None:
@@ -169,7 +189,7 @@ class Bananas(Optimizer):
         pool = self._pool()
         if not pool:
             return []
-        mean, std = self.ensemble.predict(np.stack([self.space.encode(a, "path") for a in pool]).astype(np.float32))
+        mean, std = self.ensemble.predict(np.stack([self.space.encode(a, self.encoding) for a in pool]).astype(np.float32))
         if self.acquisition == "its":
             score = self.rng.normal(mean, std)
         else:

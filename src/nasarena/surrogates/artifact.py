@@ -11,6 +11,13 @@ a silently different benchmark.
 Format 2 added lzma compression, per-fidelity ensembles, validations and the optimum; files of
 format 1 are refused with a message naming both formats.
 
+Compatibility rule: the header's ``format_version`` is the major version, ``format_minor`` the
+minor one. A major change (a field removed or changing meaning) is refused by every reader of
+another major. A minor change only adds fields with a default (so unpickling an older file
+gives the default, and an older reader of the same major ignores the new field): readers read
+every minor of their major. Minor 1 (format 2.1) added the optional prediction table
+(:mod:`.tabulation`); files of format 2.0 load with none and are answered by their models.
+
 Pickle runs code when loaded: load artefacts you built or obtained from a trusted source,
 like any model file.
 """
@@ -35,6 +42,8 @@ if TYPE_CHECKING:
 
 FORMAT = "nasarena-surrogate"
 FORMAT_VERSION = 2
+#: Additive changes within the major version (see the compatibility rule above).
+FORMAT_MINOR = 1
 NAME_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*-v\d+\.\d+$")
 
 
@@ -126,6 +135,8 @@ class SurrogateArtifact:
     source_benchmark: str | None = None
     notes: str = ""
     settings: object | None = None  # the settings.FitSettings it was fitted with
+    #: Every architecture's predictions when the space is finite and the fit asked for it (format 2.1).
+    prediction_table: object | None = None  # a tabulation.PredictionTable
 
     def __post_init__(self) -> None:
         check_name(self.name)
@@ -154,7 +165,8 @@ class SurrogateArtifact:
 def save(artifact: SurrogateArtifact, path: Path) -> Path:
     """Write the artefact atomically (a crash never leaves a half-written file)."""
     payload = lzma.compress(pickle.dumps(artifact, protocol=pickle.HIGHEST_PROTOCOL), preset=6)
-    header = {"format": FORMAT, "format_version": FORMAT_VERSION, "nasarena": __version__, "name": artifact.name,
+    header = {"format": FORMAT, "format_version": FORMAT_VERSION, "format_minor": FORMAT_MINOR,
+              "nasarena": __version__, "name": artifact.name,
               "compression": "xz", "sha256": hashlib.sha256(payload).hexdigest()}
     atomic_write_bytes(Path(path), json.dumps(header).encode() + b"\n" + payload)
     return Path(path)

@@ -33,11 +33,30 @@ XGB_SETTINGS = (("max_depth", 8), ("colsample_bytree", 0.8), ("min_child_weight"
                 ("n_estimators", 180), ("early_stopping_rounds", 20))
 #: The multi-fidelity NB101 surrogate has four ensembles: depth 6 keeps it under 4 MB.
 SLICE_XGB_SETTINGS = (("max_depth", 6), *XGB_SETTINGS[1:])
+#: nb101-xgb fits the absolute error (the conditional median), not the squared error. nb101-lite
+#: holds one real draw per cell and ~0.7% of them are failed trainings near 10% accuracy; under
+#: squared error the trees spend their splits on that tail and leaves without failures get
+#: positive corrections, which add up on cells unlike the training cells: single members
+#: predicted up to 0.998 and the 5-member mean 0.965 (the real best of nb101-lite is 0.947),
+#: for a cell whose real accuracy is 0.908, a ~0.02 regret floor for every optimizer. Measured on
+#: the 373,624 held-out cells (one member): Kendall tau 0.72 -> 0.82, MAE 0.0153 -> 0.0103 and a
+#: best prediction of 0.943 (its cell: 0.938), at the price of R^2 0.37 -> 0.20 (R^2 is dominated
+#: by the failed runs the median ignores). Regularisation (min child weight 39, L2 100, row
+#: subsampling, learning rate 0.05, max delta step) left the squared-error maximum at 0.97-0.98.
+#: The absolute error does not stop early within 180 trees; 150 keep the file under 2x its old size.
+NB101_XGB_SETTINGS = (*XGB_SETTINGS[:4], ("n_estimators", 150), ("early_stopping_rounds", 20),
+                      ("objective", "reg:absoluteerror"))
 #: LightGBM: Table 6 values except 63 leaves, column subsampling 0.8, L2 regularisation 10 (not
 #: 134.5), learning rate 0.15 and at most 180 trees.
 LGB_SETTINGS = (("num_leaves", 63), ("colsample_bytree", 0.8), ("reg_lambda", 10.0), ("learning_rate", 0.15),
                 ("n_estimators", 180), ("early_stopping_rounds", 20))
 NB101_TRAINING_CELLS = 50_000
+#: GIN: Table 6 values except 20 epochs (not 128), cut for CPU time (3 members x 20 epochs on 20,000
+#: training cells take ~5 minutes on one core); the cosine schedule is compressed accordingly.
+GIN_SETTINGS = (("epochs", 20),)
+#: The GIN trains on the first 25,000 of the 50,000 cells the tree surrogates use (20,000 after the
+#: 0.8/0.1/0.1 split), so all NB101 built-ins leave the same 373,624 cells out for comparison.
+NB101_GIN_TRAINING_CELLS = 25_000
 SEED = 0
 
 
@@ -75,8 +94,10 @@ def _table_data(index: FiniteIndex, rows, valid, fidelity, cost, source: str, de
                         description=description + " (sha256 of its canonical CSV form)")
 
 
-def nb101_lite_data() -> tuple[TrainingData, tuple[HeldOutData, ...]]:
+def nb101_lite_data(cells: int = NB101_TRAINING_CELLS) -> tuple[TrainingData, tuple[HeldOutData, ...]]:
     """50,000 cells drawn uniformly (seed 0) from nb101-lite; held out: the other 373,624 cells.
+
+    With fewer ``cells``: the first ``cells`` of that draw (a uniform sample too, nested in it).
 
     The accuracy is nb101-lite's one real draw per cell (test accuracy of trial 0 at 108
     epochs, also its validation accuracy); training times are given only where they are real
@@ -89,10 +110,15 @@ def nb101_lite_data() -> tuple[TrainingData, tuple[HeldOutData, ...]]:
     index = finite_index("nb101")
     accuracy = arrays["test_accuracy_108"]
     cost = np.where(arrays["training_time_is_real"], arrays["training_time_108"], np.nan)
-    chosen = np.sort(np.random.default_rng(SEED).choice(index.size, NB101_TRAINING_CELLS, replace=False))
+    if not 2 <= cells <= NB101_TRAINING_CELLS:
+        raise ValueError(f"cells must be in 2..{NB101_TRAINING_CELLS:,}, got {cells}")
+    drawn = np.random.default_rng(SEED).choice(index.size, NB101_TRAINING_CELLS, replace=False)
+    chosen = np.sort(drawn[:cells])
+    selection = (f"{len(chosen):,} cells drawn uniformly with seed {SEED}" if cells == NB101_TRAINING_CELLS else
+                 f"the first {len(chosen):,} of {NB101_TRAINING_CELLS:,} cells drawn uniformly with seed {SEED}")
     rest = np.setdiff1d(np.arange(index.size), chosen)
     train = _table_data(index, chosen, accuracy[chosen], np.full(len(chosen), 108), cost[chosen], "rs",
-                        f"nb101-lite: {len(chosen):,} cells drawn uniformly with seed {SEED}")
+                        f"nb101-lite: {selection}")
     held_out = _table_data(index, rest, accuracy[rest], np.full(len(rest), 108), cost[rest], "rs",
                            f"nb101-lite: the other {len(rest):,} cells")
     return train, (HeldOutData(f"nb101-lite cells not in the training data ({len(rest):,})", held_out),)
@@ -108,6 +134,11 @@ def nb101_lite_table() -> TrainingData:
     cost = np.where(arrays["training_time_is_real"], arrays["training_time_108"], np.nan)
     return _table_data(index, np.arange(index.size), arrays["test_accuracy_108"], np.full(index.size, 108), cost,
                        "rs", "nb101-lite: all 423,624 cells")
+
+
+def nb101_lite_gin_data() -> tuple[TrainingData, tuple[HeldOutData, ...]]:
+    """The GIN's training data: ``nb101_lite_data`` with ``NB101_GIN_TRAINING_CELLS`` cells."""
+    return nb101_lite_data(NB101_GIN_TRAINING_CELLS)
 
 
 def nb101_slice_data() -> tuple[TrainingData, tuple[HeldOutData, ...]]:
@@ -153,11 +184,15 @@ BUILTINS: dict[str, BuiltinSurrogate] = {
     b.name: b
     for b in (
         BuiltinSurrogate("nb101-xgb-v1.0", "NB101 surrogate: XGBoost ensemble (5) fitted on 50k cells of nb101-lite",
-                         "nb101", "nb101-lite", FitSettings("xgb", 5, SEED, model_settings=XGB_SETTINGS),
+                         "nb101", "nb101-lite", FitSettings("xgb", 5, SEED, model_settings=NB101_XGB_SETTINGS),
                          nb101_lite_data, table_data=nb101_lite_table),
         BuiltinSurrogate("nb101-lgb-v1.0", "NB101 surrogate: LightGBM ensemble (5) fitted on 50k cells of nb101-lite",
                          "nb101", "nb101-lite", FitSettings("lgb", 5, SEED, model_settings=LGB_SETTINGS),
                          nb101_lite_data, table_data=nb101_lite_table),
+        BuiltinSurrogate("nb101-gin-v1.0", "NB101 surrogate: GIN ensemble (3) fitted on 25k cells of nb101-lite, "
+                         "every cell's prediction tabulated", "nb101", "nb101-lite",
+                         FitSettings("gin", 3, SEED, encoding="graph", model_settings=GIN_SETTINGS, tabulate=True),
+                         nb101_lite_gin_data, table_data=nb101_lite_table),
         BuiltinSurrogate("nb101-slice-xgb-v1.0", "NB101 surrogate at 4/12/36/108 epochs: XGBoost ensembles (5) "
                          "fitted on the 30,001 cells of nb101-slice", "nb101", "nb101-slice",
                          FitSettings("xgb", 5, SEED, model_settings=SLICE_XGB_SETTINGS), nb101_slice_data),

@@ -16,6 +16,7 @@ from .artifact import SurrogateArtifact, Validation
 from .data import TrainingData
 from .encoding import ArchitectureEncoder
 from .metrics import fit_metrics, normal_kl_divergence
+from .spaces import IndexedArchitectures
 
 #: Standard deviations are floored here before the KL divergence (zero spread would make it infinite).
 STD_FLOOR = 1e-6
@@ -35,23 +36,33 @@ def predict_in_chunks(ensemble, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def evaluate(artifact: SurrogateArtifact, data: TrainingData, rows, data_name: str,
              encoder: ArchitectureEncoder, x: np.ndarray | None = None) -> tuple[Validation, ...]:
-    """Validations of ``artifact`` on ``rows`` of ``data`` (``x``: their encodings, if at hand)."""
+    """Validations of ``artifact`` on ``rows`` of ``data`` (``x``: their encodings, if at hand).
+
+    When the artefact has a prediction table and the data's architectures are rows of its space,
+    the accuracy predictions come from the table (what the benchmark answers), else from the models.
+    """
     rows = np.asarray(rows, dtype=np.int64)
-    if x is None:
+    table = artifact.prediction_table
+    space_rows = data.archs.rows[rows] if table is not None and isinstance(data.archs, IndexedArchitectures) else None
+    if x is None and space_rows is None:  # the table path needs no encodings
         x = encoder.encode_many([data.archs[i] for i in rows.tolist()], data.identities[rows])
     results = []
     for fidelity in artifact.fidelities:
         at = np.flatnonzero(data.fidelity[rows] == fidelity)
         if len(at) < 2:
             continue
-        mean, std = predict_in_chunks(artifact.ensemble(fidelity), x[at])
+        if space_rows is not None:
+            mean, std = table.predict(space_rows[at], fidelity)
+        else:
+            mean, std = predict_in_chunks(artifact.ensemble(fidelity), x[at])
         true = data.valid_accuracy[rows[at]]
         kl, repeated = repeated_runs_kl(data.identities[rows[at]], true, mean, std)
         results.append(Validation(data_name, fidelity, "valid_accuracy", fit_metrics(true, mean), kl, repeated))
         if artifact.runtime_model is not None:
             timed = np.flatnonzero(data.cost_seconds[rows[at]] > 0)
             if len(timed) >= 2:
-                predicted = artifact.runtime_model.predict(x[at][timed], fidelity)
+                predicted = (table.cost(space_rows[at][timed], fidelity) if space_rows is not None
+                             else artifact.runtime_model.predict(x[at][timed], fidelity))
                 results.append(Validation(data_name, fidelity, "cost_seconds",
                                           fit_metrics(data.cost_seconds[rows[at]][timed], predicted)))
     return tuple(results)

@@ -7,6 +7,10 @@ never straddle train and test), fit one ensemble of ``members`` seeded learners 
 have a training time, measure every fit on the test part, find the optimum (over the
 enumerated space when it is finite, else over the training architectures), and record what
 the data was. :func:`fit_surrogate` returns the artefact; :func:`~.artifact.save` writes it.
+
+With ``settings.tabulate`` (finite spaces), every architecture is predicted once into the
+artefact's prediction table before the validations, and the validations and the optimum are
+computed from that table: they describe exactly what the benchmark answers.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from .runtime import RuntimeModel
 from .settings import FitSettings, HeldOutData
 from .spaces import default_encoding, finite_index, space_by_name
 from .splits import Split, stratified_split
+from .tabulation import tabulate
 
 
 def split_by_architecture(data: TrainingData, rng: np.random.Generator,
@@ -48,6 +53,9 @@ def fit_surrogate(
 ) -> SurrogateArtifact:
     """Fit a surrogate benchmark named ``name`` (``<space>-<model>-v<major>.<minor>``) on ``data``."""
     check_name(name)  # before the fit, not after it
+    if settings.tabulate and finite_index(space_name) is None:
+        raise ValueError(f"tabulate=True needs a finite space (nb101, nb201); the {space_name} space cannot be "
+                         f"enumerated: fit with tabulate=False")
     space = space_by_name(space_name)
     encoder = ArchitectureEncoder(space, settings.encoding or default_encoding(space_name))
     x = encoder.encode_many(data.archs, data.identities)
@@ -64,6 +72,8 @@ def fit_surrogate(
         model=settings.model, dataset=dataset, source_benchmark=source_benchmark,
         notes="; ".join((*data.notes, _settings_note(settings, runtime, data))), settings=settings,
     )
+    if settings.tabulate:
+        artifact.prediction_table = tabulate(ensembles, runtime, finite_index(space_name), encoder.kind)
     validations: list[Validation] = list(evaluate(artifact, data, split.test, "test split", encoder, x[split.test]))
     for extra in held_out:
         validations.extend(evaluate(artifact, extra.data, np.arange(len(extra.data)), extra.name, encoder))
@@ -109,6 +119,10 @@ def find_optimum(artifact: SurrogateArtifact, encoder: ArchitectureEncoder, data
                  x: np.ndarray) -> Optimum:
     """Best noise-free predicted validation accuracy at the highest fidelity (see ``Optimum``)."""
     index = finite_index(artifact.space)
+    if artifact.prediction_table is not None:
+        mean = artifact.prediction_table.mean[artifact.fidelity]
+        best = int(np.argmax(mean))
+        return Optimum(float(mean[best]), index.identity(best), f"all {index.size:,} architectures of the space")
     if index is not None:
         rows = np.arange(index.size)
         mean = np.concatenate([predict_in_chunks(artifact.accuracy_model, index.encode_rows(chunk, encoder.kind))[0]

@@ -13,7 +13,9 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class FitSettings:
     """How to fit: the model (``models.MODELS`` name), ensemble size, seed, encoding (default:
-    the space's), overrides of the model's defaults, split fractions, whether to fit runtime."""
+    the space's), overrides of the model's defaults, split fractions, whether to fit runtime, and
+    whether to store every architecture's predictions in the artefact (``tabulate``: finite spaces
+    only; queries become table look-ups, see :mod:`.tabulation`)."""
 
     model: str = "xgb"
     members: int = 5
@@ -22,6 +24,7 @@ class FitSettings:
     model_settings: tuple[tuple[str, object], ...] = ()
     fractions: tuple[float, float, float] = (0.8, 0.1, 0.1)
     runtime: bool = True
+    tabulate: bool = False
 
     def __post_init__(self) -> None:
         if self.members < 1:
