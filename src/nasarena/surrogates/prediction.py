@@ -7,8 +7,8 @@ LightGBM, re-enter pandas checks on every call (~15x the cost of the booster cal
 early-stopping best iteration), on one thread, so its predictions are the wrappers' exactly.
 Other models go through their own ``predict``. For one row, an all-XGBoost ensemble is walked
 as flat arrays instead (:mod:`.forest`, bit-identical and ~5x faster than five XGBoost calls);
-LightGBM members predict float32 rows through :class:`~.forest.LightGBMForest` (bit-identical,
-~2-3x LightGBM's own throughput on batches; all members of an ensemble in one call).
+LightGBM members predict float32 batches through :class:`~.forest.LightGBMForest` (bit-identical,
+~1.8x LightGBM's own single-thread throughput on nb101-lgb; all members of an ensemble in one call).
 """
 
 from __future__ import annotations
