@@ -23,7 +23,7 @@ from .artifact import DataManifest, Optimum, SurrogateArtifact, Validation, chec
 from .data import TrainingData
 from .encoding import ArchitectureEncoder
 from .evaluation import evaluate, predict_in_chunks
-from .models import Ensemble
+from .models import Ensemble, model_class
 from .runtime import RuntimeModel
 from .settings import FitSettings, HeldOutData
 from .spaces import default_encoding, finite_index, space_by_name
@@ -86,16 +86,12 @@ def fit_ensembles(space, settings: FitSettings, x: np.ndarray, data: TrainingDat
     """One accuracy ensemble per fidelity of ``data``, fitted on ``train`` rows (early stopping on
     ``validation`` rows where the model uses it)."""
     ensembles = {}
+    model_settings = {**model_class(settings.model).settings_for_space(space), **dict(settings.model_settings)}
     for fidelity in data.fidelities:
         at = data.fidelity == fidelity
         fit_rows, stop_rows = train[at[train]], validation[at[validation]]
         if len(fit_rows) == 0:
             raise ValueError(f"no training runs at {fidelity} epochs after the split: add data at that fidelity")
-        model_settings = dict(settings.model_settings)
-        if settings.model == "gin":  # the GIN is sized by the space's graph encoding
-            nodes, features = space.graph_size
-            model_settings.setdefault("num_nodes", nodes)
-            model_settings.setdefault("num_features", features)
         ensemble = Ensemble(settings.model, members=settings.members, seed=settings.seed, **model_settings)
         y = data.valid_accuracy
         if len(stop_rows):

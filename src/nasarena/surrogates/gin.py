@@ -222,8 +222,12 @@ class GINModel(SurrogateModel):
     @classmethod
     def for_space(cls, space, seed: int = 0, **settings) -> GINModel:
         """A model sized by ``space.graph_size``, the (nodes, features) of its graph encoding."""
+        return cls(seed=seed, **{**cls.settings_for_space(space), **settings})
+
+    @classmethod
+    def settings_for_space(cls, space) -> dict:
         num_nodes, num_features = space.graph_size
-        return cls(seed=seed, num_nodes=num_nodes, num_features=num_features, **settings)
+        return {"num_nodes": num_nodes, "num_features": num_features}
 
     def __init__(self, seed: int = 0, **settings):
         unknown = sorted(set(settings) - set(self.defaults()))

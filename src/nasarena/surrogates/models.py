@@ -27,6 +27,11 @@ class SurrogateModel(ABC):
     def defaults(cls) -> dict:
         return {}
 
+    @classmethod
+    def settings_for_space(cls, space) -> dict:
+        """Settings the model takes from the space it is fitted on (none for models of plain vectors)."""
+        return {}
+
     @abstractmethod
     def fit(self, x: np.ndarray, y: np.ndarray, x_val: np.ndarray | None = None, y_val: np.ndarray | None = None):
         """Train on (x, y); optional validation data for early stopping."""
@@ -185,11 +190,15 @@ MODELS: dict[str, type[SurrogateModel]] = {
 }
 
 
-def make_model(name: str, seed: int = 0, **settings) -> SurrogateModel:
+def model_class(name: str) -> type[SurrogateModel]:
     try:
-        return MODELS[name](seed=seed, **settings)
+        return MODELS[name]
     except KeyError:
         raise KeyError(f"unknown surrogate model {name!r}; available: {', '.join(sorted(MODELS))}") from None
+
+
+def make_model(name: str, seed: int = 0, **settings) -> SurrogateModel:
+    return model_class(name)(seed=seed, **settings)
 
 
 class Ensemble:
