@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..encoders import pick_encoder
 from .categorical import CATEGORICAL_DIMS, to_categorical
 from .configspace import config_vector
 from .genotype import DartsArch, canonical_cell
@@ -123,8 +124,4 @@ _ENCODERS = dict(zip(ENCODINGS, (config_vector, one_hot, adjacency_one_hot, grap
 
 def encode(arch: DartsArch, kind: str = "config_vector") -> np.ndarray:
     """One architecture's encoding of the given kind."""
-    try:
-        encoder = _ENCODERS[kind]
-    except KeyError:
-        raise ValueError(f"unknown encoding {kind!r} for DARTS; available: {', '.join(ENCODINGS)}") from None
-    return encoder(arch)
+    return pick_encoder(_ENCODERS, kind, "DARTS")(arch)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..encoders import pick_encoder
 from .arch import FBNetArch
 from .blocks import BLOCKS, NUM_LAYERS
 from .configspace import config_vector
@@ -42,8 +43,4 @@ _ENCODERS = dict(zip(ENCODINGS, (config_vector, one_hot, graph)))
 
 def encode(arch: FBNetArch, kind: str = "config_vector") -> np.ndarray:
     """One architecture's encoding of the given kind."""
-    try:
-        encoder = _ENCODERS[kind]
-    except KeyError:
-        raise ValueError(f"unknown encoding {kind!r} for FBNet; available: {', '.join(ENCODINGS)}") from None
-    return encoder(arch)
+    return pick_encoder(_ENCODERS, kind, "FBNet")(arch)

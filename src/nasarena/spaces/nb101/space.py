@@ -6,12 +6,15 @@ import json
 
 import numpy as np
 
+from ..encoders import pick_encoder
 from . import encodings, operations
 from .cell import INPUT, MAX_VERTICES, OPS, OUTPUT, Cell
 from .config_space import CONFIG_ENCODINGS, build_config_space, decode_config
 from .table import NUM_UNIQUE_CELLS, UniqueCells, unique_cells
 
-ENCODINGS = ("adjacency_one_hot", "variable_size", "path", "graph")
+_ENCODERS = {"adjacency_one_hot": encodings.adjacency_one_hot, "variable_size": encodings.variable_size,
+             "path": encodings.path_encoding, "graph": encodings.graph}
+ENCODINGS = tuple(_ENCODERS)
 
 
 MAX_SUBSET_ATTEMPTS = 100_000
@@ -57,15 +60,7 @@ class NB101Space:
         return [n for n in operations.neighbours(cell) if self._members is None or n.row in self._members]
 
     def encode(self, cell: Cell, kind: str = "adjacency_one_hot") -> np.ndarray:
-        if kind == "adjacency_one_hot":
-            return encodings.adjacency_one_hot(cell)
-        if kind == "variable_size":
-            return encodings.variable_size(cell)
-        if kind == "path":
-            return encodings.path_encoding(cell)
-        if kind == "graph":
-            return encodings.graph(cell)
-        raise ValueError(f"unknown encoding {kind!r}; available: {', '.join(ENCODINGS)}")
+        return pick_encoder(_ENCODERS, kind, "NB101")(cell)
 
     def categorical_dims(self) -> tuple[int, ...]:
         """The fixed-size encoding as independent categorical choices: 21 edges (2) and 5 ops (3)."""

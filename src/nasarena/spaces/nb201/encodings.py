@@ -30,6 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..encoders import pick_encoder
 from .cell import Cell201
 from .ops import EDGES, OPS
 from .order import op_indices_by_index
@@ -120,10 +121,7 @@ _ENCODERS = dict(zip(ENCODINGS, (_one_hot, _op_indices, _path, _adjacency, _node
 
 
 def _encoder(kind: str):
-    try:
-        return _ENCODERS[kind]
-    except KeyError:
-        raise ValueError(f"unknown encoding {kind!r}; available: {', '.join(ENCODINGS)}") from None
+    return pick_encoder(_ENCODERS, kind, "NB201")
 
 
 def encode(cell: Cell201, kind: str = "one_hot") -> np.ndarray:
