@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import DataFileError
 from ..io.nb101_records import parse_record
 from ..io.tfrecord import iter_records
 from ..spaces.nb101 import NUM_UNIQUE_CELLS, Cell
@@ -35,7 +36,7 @@ PARAMETERS_FILE = "trainable_parameters.npy"
 MANIFEST_FILE = "store.json"
 
 
-class RecordImportError(ValueError):
+class RecordImportError(DataFileError):
     """A record of an official file cannot be converted; the message names its byte offset."""
 
 

@@ -7,11 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InvalidArchitectureError  # noqa: F401  (re-exported: the benchmarks' error for bad architectures)
 from .result import BatchResult, Result
-
-
-class InvalidArchitectureError(ValueError):
-    """The architecture is outside the benchmark's space (e.g. an NB101 cell that fails its checks)."""
 
 
 @dataclass(frozen=True)

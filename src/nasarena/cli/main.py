@@ -2,6 +2,7 @@
 
 import typer
 
+from .errors import ReportingGroup
 from .benchmarks import benchmarks
 from .nb101 import app as nb101_app
 from .report import report_command
@@ -9,7 +10,7 @@ from .run import optimizers_command, run_command
 from .supernet import app as supernet_app
 from .surrogate import app as surrogate_app
 
-app = typer.Typer(help="nasarena: exact, fast, reproducible NAS benchmarking.", no_args_is_help=True)
+app = typer.Typer(cls=ReportingGroup, help="nasarena: exact, fast, reproducible NAS benchmarking.", no_args_is_help=True)
 app.add_typer(nb101_app, name="nb101")
 app.add_typer(supernet_app, name="supernet")
 app.add_typer(surrogate_app, name="surrogate")

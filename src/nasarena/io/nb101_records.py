@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import DataFileError
 from .tfrecord import iter_records
 
 _VARINT, _FIXED64, _LENGTH, _FIXED32 = 0, 1, 2, 5
@@ -29,7 +30,7 @@ _EVALUATION_DOUBLES = {1: "current_epoch", 2: "training_time", 3: "train_accurac
                        5: "test_accuracy"}
 
 
-class RecordError(ValueError):
+class RecordError(DataFileError):
     """A record cannot be decoded; the message names the record's byte offset."""
 
 

@@ -18,12 +18,13 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import DataFileError
 from .files import atomic_write_bytes
 
 MANIFEST = "manifest.json"
 
 
-class DataIntegrityError(RuntimeError):
+class DataIntegrityError(DataFileError, RuntimeError):
     """A package data file is missing, or its content does not match the manifest."""
 
 

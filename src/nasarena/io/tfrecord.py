@@ -14,11 +14,13 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from ..errors import DataFileError
+
 _POLYNOMIAL = 0x82F63B78  # CRC-32C, reflected
 _MASK_DELTA = 0xA282EAD8
 
 
-class TFRecordError(ValueError):
+class TFRecordError(DataFileError):
     """A TFRecord file is truncated or corrupted; the message names the record's byte offset."""
 
 

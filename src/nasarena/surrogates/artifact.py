@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..errors import DataFileError
 from .. import __version__
 from ..io.files import atomic_write_bytes
 
@@ -47,7 +48,7 @@ FORMAT_MINOR = 1
 NAME_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*-v\d+\.\d+$")
 
 
-class ArtifactError(ValueError):
+class ArtifactError(DataFileError):
     """The file is not a surrogate artefact this version of nasarena can load."""
 
 

@@ -1,0 +1,22 @@
+"""One place where the command line turns nasarena's errors into ``error: <message>``, exit 2."""
+
+from __future__ import annotations
+
+import click
+import typer
+from typer.core import TyperGroup
+
+from ..errors import NasarenaError
+
+
+class ReportingGroup(TyperGroup):
+    """The root command group: a :class:`NasarenaError` raised by any sub-command is reported
+    in one line on stderr with exit status 2, never as a traceback. Commands therefore raise
+    the library's errors and do not each catch and print them."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except NasarenaError as error:
+            typer.echo(f"error: {error}", err=True)
+            raise typer.Exit(2) from None

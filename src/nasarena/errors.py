@@ -1,0 +1,52 @@
+"""The one exception family of nasarena.
+
+Every error that a user can cause (a bad name, a bad architecture, a bad setting, a bad or
+foreign file) is a :class:`NasarenaError`, so callers catch one type and the command line turns
+any of them into ``error: <message>`` and exit status 2 (``nasarena.cli.main``) instead of a
+traceback. The subclasses also derive from the built-in exception a Python user would expect
+(``LookupError`` for an unknown name, ``ValueError`` for an invalid value), so existing
+``except ValueError`` code keeps working.
+
+Messages must say *which* thing is wrong: the name and the accepted ones, the cell and the
+rule it breaks, the setting and its range, the file and what is wrong with it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+class NasarenaError(Exception):
+    """Base of every error nasarena raises for bad input; the CLI reports it in one line."""
+
+    def __str__(self) -> str:  # KeyError-style quoting never reaches the user
+        return str(self.args[0]) if len(self.args) == 1 else super().__str__()
+
+
+class UnknownNameError(NasarenaError, LookupError):
+    """A name (benchmark, optimizer, space, model, setting) that is not registered."""
+
+
+class InvalidArchitectureError(NasarenaError, ValueError):
+    """An architecture outside the space, or text that does not parse as one."""
+
+
+class InvalidSettingError(NasarenaError, ValueError):
+    """A setting or argument with a wrong type or outside its accepted range."""
+
+
+class DataFileError(NasarenaError, ValueError):
+    """A file nasarena reads is missing, corrupt, truncated, incomplete or of a foreign format."""
+
+
+class OutputError(NasarenaError, OSError):
+    """An output location that nasarena must not or cannot write (not ours, read-only, full)."""
+
+
+def unknown_name(kind: str, name: object, available: Iterable[str]) -> UnknownNameError:
+    """The one "unknown X" error: names the kind, the bad name, close matches and every choice."""
+    choices = sorted(available)
+    close = difflib.get_close_matches(str(name), choices, n=3)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    return UnknownNameError(f"unknown {kind} {name!r}{hint} (available: {', '.join(choices)})")
