@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..errors import unknown_name
 from ..surrogates.builtin import BUILTINS
 from .protocol import Benchmark
 
@@ -85,7 +86,7 @@ def benchmark(name: str, **options) -> Benchmark:
     try:
         entry = REGISTRY[name]
     except KeyError:
-        raise KeyError(f"unknown benchmark {name!r}; available: {', '.join(sorted(REGISTRY))}") from None
+        raise unknown_name("benchmark", name, REGISTRY) from None
     return entry.load(**options)
 
 

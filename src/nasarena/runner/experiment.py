@@ -12,7 +12,9 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import queue as queues
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
@@ -37,6 +39,9 @@ class RunSpec:
     budget: Budget
     optimizer_settings: tuple[tuple[str, object], ...] = ()
     run_settings: RunSettings = field(default_factory=RunSettings)
+    #: The benchmark loader's options (e.g. ``path`` of an imported store): where the data is,
+    #: not what is run, so they are in neither the settings hash nor the file name.
+    benchmark_options: tuple[tuple[str, object], ...] = ()
 
     @property
     def settings_hash(self) -> str:
@@ -66,12 +71,14 @@ def grid(
     budget: Budget,
     optimizer_settings: dict[str, dict] | None = None,
     run_settings: RunSettings = RunSettings(),
+    benchmark_options: dict[str, object] | None = None,
 ) -> list[RunSpec]:
     """The full grid; ``optimizer_settings`` maps an optimizer name to its overrides."""
     overrides = optimizer_settings or {}
+    options = tuple(sorted((benchmark_options or {}).items()))
     seeds = list(seeds)
     return [
-        RunSpec(b, o, s, budget, tuple(sorted(overrides.get(o, {}).items())), run_settings)
+        RunSpec(b, o, s, budget, tuple(sorted(overrides.get(o, {}).items())), run_settings, options)
         for b in benchmarks
         for o in optimizers
         for s in seeds
@@ -79,27 +86,56 @@ def grid(
 
 
 @lru_cache(maxsize=8)
-def _benchmark(name: str):
+def _benchmark(name: str, options: tuple[tuple[str, object], ...] = ()):
     from ..benchmarks import benchmark
 
-    return benchmark(name)
+    return benchmark(name, **dict(options))
 
 
-def execute(spec: RunSpec) -> pd.DataFrame:
-    """Run one spec (benchmarks are loaded once per process)."""
+def execute(spec: RunSpec, on_progress: Callable[[float], None] | None = None) -> pd.DataFrame:
+    """Run one spec (benchmarks are loaded once per process); ``on_progress`` as in ``run``."""
     from ..optimizers.base import REGISTRY, available, make
 
     available()  # registers the built-in optimizers
-    bench = _benchmark(spec.benchmark)
+    bench = _benchmark(spec.benchmark, spec.benchmark_options)
     settings = dict(spec.optimizer_settings)
     entry = REGISTRY.get(spec.optimizer)
     if entry is not None and getattr(entry.factory, "needs_fidelities", False):
         settings.setdefault("fidelities", bench.fidelities)  # multi-fidelity optimizers use the benchmark's budgets
     optimizer = make(spec.optimizer, bench.space, seed=spec.seed, **settings)
-    frame = run(bench, optimizer, spec.budget, spec.seed, spec.run_settings, benchmark_name=spec.benchmark)
+    frame = run(bench, optimizer, spec.budget, spec.seed, spec.run_settings, benchmark_name=spec.benchmark,
+                on_progress=on_progress or _queued_progress(spec))
     frame["settings_hash"] = spec.settings_hash
     frame["setup"] = spec.setup
     return frame
+
+
+#: In a worker process of a run with progress: where ``execute`` sends (file name, share of budget).
+_progress_queue = None
+PROGRESS_INTERVAL = 0.5  # seconds between two progress messages of one run
+
+
+def _listen_for_progress(queue) -> None:
+    """Worker initializer: report progress of the runs this process executes on ``queue``."""
+    global _progress_queue
+    _progress_queue = queue
+
+
+def _queued_progress(spec: RunSpec) -> Callable[[float], None] | None:
+    """In a worker with a progress queue: a callback sending the run's progress at most every
+    ``PROGRESS_INTERVAL`` seconds (the queue stays small whatever the evaluation rate)."""
+    queue = _progress_queue
+    if queue is None:
+        return None
+    last = [0.0]
+
+    def send(share: float) -> None:
+        now = time.monotonic()
+        if now - last[0] >= PROGRESS_INTERVAL:
+            last[0] = now
+            queue.put((spec.file_name, share))
+
+    return send
 
 
 def _write_run(out: Path, spec: RunSpec, frame: pd.DataFrame) -> None:
@@ -146,12 +182,14 @@ def run_experiment(
     jobs: int | None = None,
     backend: str = "process",
     on_finished: Callable[[RunSpec], None] | None = None,
+    on_progress: Callable[[RunSpec, float], None] | None = None,
 ) -> list[RunSpec]:
     """Run the specs not yet done, in parallel, writing each run's Parquet file as it finishes.
 
     ``backend`` is ``"process"`` (a local process pool; ``jobs=1`` runs in this process) or
     ``"ray"`` (a Ray cluster, or a local Ray instance when none is running). Returns the
-    specs that were run now.
+    specs that were run now. ``on_progress(spec, share)`` is told the share of its budget a
+    running run has spent, from time to time (process backend only; Ray reports finished runs).
     """
     out = Path(out)
     (out / RUNS_DIR).mkdir(parents=True, exist_ok=True)
@@ -164,23 +202,27 @@ def run_experiment(
     if backend == "ray":
         _run_on_ray(todo, out, jobs, finish)
     elif backend == "process":
-        _run_on_processes(todo, out, jobs, finish)
+        _run_on_processes(todo, out, jobs, finish, on_progress)
     else:
         raise ValueError(f"unknown backend {backend!r}; use 'process' or 'ray'")
     return todo
 
 
-def _run_on_processes(todo: list[RunSpec], out: Path, jobs: int, finish) -> None:
+def _run_on_processes(todo: list[RunSpec], out: Path, jobs: int, finish, on_progress=None) -> None:
     if jobs == 1 or len(todo) <= 1:
         for spec in todo:
-            _write_run(out, spec, execute(spec))
+            report = (lambda share, spec=spec: on_progress(spec, share)) if on_progress else None
+            _write_run(out, spec, execute(spec, report))
             finish(spec)
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    for name in {spec.benchmark for spec in todo}:
-        _benchmark(name)  # load before forking, so workers share the arrays
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    for name, options in {(spec.benchmark, spec.benchmark_options) for spec in todo}:
+        _benchmark(name, options)  # load before forking, so workers share the arrays
+    progress = context.Queue() if on_progress else None
+    by_file = {spec.file_name: spec for spec in todo} if on_progress else {}
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_listen_for_progress,
+                             initargs=(progress,)) as pool:
         remaining = iter(todo)
         running = {}
         for spec in remaining:
@@ -188,7 +230,8 @@ def _run_on_processes(todo: list[RunSpec], out: Path, jobs: int, finish) -> None
             if len(running) >= 2 * jobs:
                 break
         while running:
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            done, _ = wait(running, timeout=PROGRESS_INTERVAL if progress else None, return_when=FIRST_COMPLETED)
+            _drain_progress(progress, by_file, on_progress)
             for future in done:
                 spec = running.pop(future)
                 _write_run(out, spec, future.result())
@@ -196,6 +239,16 @@ def _run_on_processes(todo: list[RunSpec], out: Path, jobs: int, finish) -> None
                 following = next(remaining, None)
                 if following is not None:
                     running[pool.submit(execute, following)] = following
+
+
+def _drain_progress(progress, by_file: dict[str, RunSpec], on_progress) -> None:
+    """Pass every progress message waiting in the queue on to ``on_progress``."""
+    while progress is not None:
+        try:
+            name, share = progress.get_nowait()
+        except queues.Empty:
+            return
+        on_progress(by_file[name], share)
 
 
 def _run_on_ray(todo: list[RunSpec], out: Path, jobs: int, finish) -> None:

@@ -14,6 +14,7 @@ import hashlib
 import heapq
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,6 +36,12 @@ class Budget:
     def __post_init__(self) -> None:
         if self.seconds is None and self.evaluations is None:
             raise ValueError("a budget needs seconds, evaluations, or both")
+
+    def spent(self, clock: float, started: int) -> float:
+        """The share of the budget used (0 to 1): the larger of time and evaluations."""
+        shares = ([clock / self.seconds] if self.seconds else []) + ([started / self.evaluations] if self.evaluations
+                                                                       else [])
+        return min(1.0, max(shares, default=0.0))
 
     def allows(self, clock: float, started: int) -> bool:
         if self.seconds is not None and clock >= self.seconds:
@@ -72,11 +79,14 @@ def run(
     seed: int,
     settings: RunSettings = RunSettings(),
     benchmark_name: str | None = None,
+    on_progress: Callable[[float], None] | None = None,
 ) -> pd.DataFrame:
     """Run ``optimizer`` on ``benchmark`` until ``budget`` is spent; one trajectory row per evaluation.
 
     Trials are drawn from a generator derived from ``seed``; the same seed gives the same
     trajectory, except with ``count_optimizer_time``, whose measured CPU time varies.
+    ``on_progress``, if given, is called after each evaluation with the share of the budget
+    spent so far (0 to 1), so that long runs can show progress before they end.
     """
     query_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(2)[1])
     optimum = benchmark.optimum("test_accuracy")
@@ -136,6 +146,8 @@ def run(
         rows.append((len(rows), finish, cpu_total, identity, result.fidelity, result.valid_accuracy,
                      result.test_accuracy, incumbent[1], incumbent[0], incumbent[2]))
         start_next(worker, finish)
+        if on_progress is not None:
+            on_progress(budget.spent(finish, started))
 
     frame = pd.DataFrame(rows, columns=TRAJECTORY_COLUMNS[4:])
     frame.insert(0, "seed", seed)

@@ -1,0 +1,240 @@
+"""Checks of ``nasarena run``'s arguments, all made before anything is loaded, run or written.
+
+A bad argument is a :class:`~nasarena.errors.NasarenaError` naming the option, the value and
+what is accepted; the root command group reports it as ``error: ...`` with exit status 2.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import math
+import typing
+from pathlib import Path
+
+from ..errors import DataFileError, InvalidSettingError, unknown_name
+
+#: Seeds are stored in int64 columns and seed numpy's SeedSequence, which refuses negatives.
+MAX_SEED = 2**63 - 1
+#: At most this many runs in one experiment: the grid is a list in memory and one file per run.
+MAX_RUNS = 1_000_000
+#: At most this many simulated workers per run: each starts an evaluation at time 0.
+MAX_WORKERS = 10_000
+BACKENDS = ("process", "ray")
+#: Constructor parameters filled in by the runner, not by ``--set``.
+RUNNER_PARAMETERS = ("self", "space", "seed", "fidelities")
+
+
+def parse_seeds(text: str, max_seeds: int = MAX_RUNS) -> list[int]:
+    """``"0-99"``, ``"3"`` or ``"0,5,7-9"`` -> list of seeds, each in 0..2^63-1, none twice.
+
+    The number of seeds is counted from the ranges before any list is built, so
+    ``0-99999999`` is refused at once instead of filling memory first. A seed given twice is
+    refused rather than silently dropped: ``0,0`` is almost certainly a typing error, and
+    running it twice would only repeat the same run.
+    """
+    ranges = []
+    for part in text.split(","):
+        part = part.strip()
+        low_text, dash, high_text = part.partition("-")
+        try:
+            low = int(low_text)
+            high = int(high_text) if dash else low
+        except ValueError:
+            raise InvalidSettingError(f"bad seed range {part!r} in --seeds {text!r}; use e.g. 0-99 or 0,5,7-9 "
+                                      "(seeds are integers from 0)") from None
+        for seed in (low, high):
+            if not 0 <= seed <= MAX_SEED:
+                raise InvalidSettingError(f"seed {seed} in --seeds {text!r} is outside 0..2^63-1 ({MAX_SEED})")
+        if high < low:
+            raise InvalidSettingError(f"bad seed range {part!r} in --seeds {text!r}: the end is below the start")
+        ranges.append((low, high))
+    count = sum(high - low + 1 for low, high in ranges)
+    if count > max_seeds:
+        raise InvalidSettingError(f"--seeds {text!r} asks for {count:,} seeds; at most {max_seeds:,} per experiment")
+    seeds = [seed for low, high in ranges for seed in range(low, high + 1)]
+    if len(set(seeds)) != len(seeds):
+        seen, repeated = set(), []
+        for seed in seeds:
+            if seed in seen and seed not in repeated:
+                repeated.append(seed)
+            seen.add(seed)
+        shown = ", ".join(map(str, repeated[:5])) + (", ..." if len(repeated) > 5 else "")
+        raise InvalidSettingError(f"--seeds {text!r} names seed(s) {shown} more than once; give each seed once")
+    return seeds
+
+
+def parse_overrides(items: list[str]) -> dict[str, dict]:
+    """``["re.population_size=50"]`` -> ``{"re": {"population_size": 50}}`` (values parsed as JSON)."""
+    overrides: dict[str, dict] = {}
+    for item in items:
+        key, separator, raw = item.partition("=")
+        optimizer, dot, setting = key.partition(".")
+        if not separator or not dot or not optimizer or not setting:
+            raise InvalidSettingError(f"bad --set {item!r}; use OPTIMIZER.SETTING=VALUE, e.g. re.population_size=50")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        overrides.setdefault(optimizer, {})[setting] = value
+    return overrides
+
+
+def check_numbers(budget: float, max_evaluations: int | None, workers: int, jobs: int) -> None:
+    """The numeric options of ``run``: a finite positive budget, at least one evaluation and worker."""
+    if not math.isfinite(budget) or budget <= 0:
+        raise InvalidSettingError(f"--budget must be a finite number of simulated seconds > 0, got {budget}")
+    if max_evaluations is not None and max_evaluations < 1:
+        raise InvalidSettingError(f"--max-evaluations must be at least 1, got {max_evaluations}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise InvalidSettingError(f"--workers must be in 1..{MAX_WORKERS:,} (simulated workers per run), "
+                                  f"got {workers}")
+    if jobs < 0:
+        raise InvalidSettingError(f"--jobs must be 0 (all cores) or a number of processes >= 1, got {jobs}")
+
+
+def check_backend(backend: str) -> None:
+    if backend not in BACKENDS:
+        raise unknown_name("backend", backend, BACKENDS)
+
+
+def check_run_count(benchmarks: int, optimizers: int, seeds: int) -> None:
+    runs = benchmarks * optimizers * seeds
+    if runs > MAX_RUNS:
+        raise InvalidSettingError(f"{benchmarks} benchmark(s) x {optimizers} optimizer(s) x {seeds:,} seeds is "
+                                  f"{runs:,} runs; at most {MAX_RUNS:,} per experiment")
+
+
+def check_benchmarks(names: list[str], path: Path | None) -> dict[str, object]:
+    """Every name registered; ``--path`` given (and existing) when a benchmark needs one.
+
+    Returns the loader options (``{"path": ...}`` or none). Nothing is loaded here.
+    """
+    from ..benchmarks.registry import REGISTRY
+
+    if not names:
+        raise InvalidSettingError("--benchmark names no benchmark")
+    for name in names:
+        if name not in REGISTRY:
+            raise unknown_name("benchmark", name, REGISTRY)
+    needing = [n for n in names if _needs_path(REGISTRY[n].load)]
+    if needing and path is None:
+        raise InvalidSettingError(f"benchmark {needing[0]!r} needs --path: {REGISTRY[needing[0]].summary}")
+    if path is not None and not needing:
+        raise InvalidSettingError(f"--path is only for benchmarks loaded from files "
+                                  f"({', '.join(n for n, e in sorted(REGISTRY.items()) if _needs_path(e.load))}), "
+                                  f"not {', '.join(names)}")
+    if path is not None and not path.exists():
+        raise DataFileError(f"--path {path} does not exist")
+    return {"path": str(path)} if path is not None else {}
+
+
+def _needs_path(loader) -> bool:
+    parameter = inspect.signature(loader).parameters.get("path")
+    return parameter is not None and parameter.default is inspect.Parameter.empty
+
+
+def check_optimizers(names: list[str]) -> None:
+    from ..optimizers.base import REGISTRY, available
+
+    available()  # registers the built-in optimizers
+    if not names:
+        raise InvalidSettingError("--optimizers names no optimizer")
+    for name in names:
+        if name not in REGISTRY:
+            raise unknown_name("optimizer", name, REGISTRY)
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise InvalidSettingError(f"--optimizers names {', '.join(repeated)} more than once")
+
+
+def check_overrides(overrides: dict[str, dict], optimizers: list[str]) -> None:
+    """Each ``--set`` names an optimizer of the grid, a parameter of its constructor, a value of
+    the parameter's type and, for counts and sizes (integers whose default is positive), >= 1.
+
+    Rules that tie settings together (``tournament_size <= population_size``) stay with the
+    optimizer, which checks them when it is made.
+    """
+    from ..optimizers.base import REGISTRY
+
+    for optimizer, settings in overrides.items():
+        if optimizer not in optimizers:
+            raise InvalidSettingError(f"--set {optimizer}.{next(iter(settings))}=... is for optimizer {optimizer!r}, "
+                                      f"which is not in --optimizers ({', '.join(optimizers)})")
+        parameters = _parameters(REGISTRY[optimizer].factory)
+        for setting, value in settings.items():
+            if setting not in parameters:
+                raise unknown_name(f"{optimizer} setting", setting, parameters)
+            annotation, default = parameters[setting]
+            problem = _type_problem(value, annotation, default)
+            if problem:
+                raise InvalidSettingError(f"optimizer {optimizer!r}: setting {setting} must be {problem}, "
+                                          f"got {value!r}")
+
+
+def _parameters(factory) -> dict[str, tuple[object, object]]:
+    """Constructor parameters a user may set: name -> (type annotation or None, default)."""
+    try:
+        hints = typing.get_type_hints(factory.__init__)
+    except Exception:  # an annotation that does not resolve only loses the type check
+        hints = {}
+    return {name: (hints.get(name), parameter.default)
+            for name, parameter in inspect.signature(factory).parameters.items()
+            if name not in RUNNER_PARAMETERS and parameter.kind not in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD)}
+
+
+def _type_problem(value: object, annotation, default) -> str | None:
+    """What ``value`` must be instead, or ``None`` when it fits ``annotation``."""
+    if annotation is None:
+        return None
+    allowed = typing.get_args(annotation) if typing.get_origin(annotation) in (typing.Union, _union_type()) else \
+        (annotation,)
+    if value is None:
+        return None if type(None) in allowed else _describe(allowed, default)
+    if bool in allowed and isinstance(value, bool):
+        return None
+    if int in allowed and isinstance(value, int) and not isinstance(value, bool):
+        positive = isinstance(default, int) and not isinstance(default, bool) and default >= 1
+        return "an integer >= 1" if positive and value < 1 else None
+    if float in allowed and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return None if math.isfinite(value) else "a finite number"
+    if str in allowed and isinstance(value, str):
+        return None
+    if not any(t in allowed for t in (bool, int, float, str)):
+        return None  # a type this check does not know: the optimizer checks it
+    return _describe(allowed, default)
+
+
+def _describe(allowed: tuple, default) -> str:
+    names = {bool: "true or false", int: "an integer" + (" >= 1" if isinstance(default, int) and default >= 1 else ""),
+             float: "a number", str: "a text", type(None): "null"}
+    return " or ".join(names.get(t, getattr(t, "__name__", str(t))) for t in allowed)
+
+
+def _union_type():
+    import types
+
+    return types.UnionType
+
+
+def check_optimizer_construction(specs) -> None:
+    """Make each optimizer with its ``--set`` settings once, on the first benchmark's space, so
+    that rules tying settings together fail here, before any run, and not in a worker."""
+    from ..optimizers.base import REGISTRY, make
+    from ..runner.experiment import _benchmark
+
+    checked = set()
+    for spec in specs:
+        key = (spec.optimizer, repr(spec.optimizer_settings))
+        if key in checked or not spec.optimizer_settings:
+            continue
+        checked.add(key)
+        bench = _benchmark(spec.benchmark, spec.benchmark_options)
+        settings = dict(spec.optimizer_settings)
+        if getattr(REGISTRY[spec.optimizer].factory, "needs_fidelities", False):
+            settings.setdefault("fidelities", bench.fidelities)
+        try:
+            make(spec.optimizer, bench.space, seed=0, **settings)
+        except (TypeError, ValueError) as error:
+            given = ", ".join(f"{spec.optimizer}.{k}={v!r}" for k, v in spec.optimizer_settings)
+            raise InvalidSettingError(f"optimizer {spec.optimizer!r} refuses --set {given}: {error}") from None

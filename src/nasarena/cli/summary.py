@@ -1,0 +1,34 @@
+"""The final-regret table printed by ``nasarena run`` and ``nasarena report`` (one format for both)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import typer
+
+from ..analysis.regret_basis import UNITS, regret_basis
+
+
+def print_final_regret(results: pd.DataFrame) -> None:
+    """Per benchmark and configuration: runs, mean and median final regret, mean evaluations.
+
+    The configuration column is the report's label (the optimizer name, plus its settings
+    hash where one optimizer ran with several settings), so ``run`` and ``report`` name the
+    same thing the same way.
+    """
+    from ..analysis.trajectories import final_results
+    from ..plots.summary_tables import final_regret_table
+
+    if results.empty:
+        typer.echo("no finished runs")
+        return
+    final = final_results(results)
+    table = final_regret_table(final)
+    evaluations = final.groupby(["benchmark", "label"])["evaluations"].mean()
+    typer.echo(f"final regret of each run's incumbent ({UNITS}); mean evals: evaluations per run, averaged over runs")
+    typer.echo(f"{'benchmark':22s} {'configuration':16s} {'runs':>5s} {'mean regret':>12s} {'median regret':>14s} "
+               f"{'mean evals':>10s}")
+    for row in table.itertuples():
+        typer.echo(f"{row.benchmark:22s} {row.label:16s} {row.runs:5d} {row.mean:12.5f} {row.median:14.5f} "
+                   f"{evaluations[(row.benchmark, row.label)]:10.1f}")
+    for bench in sorted(table["benchmark"].unique()):
+        typer.echo(f"{bench}: regret on {regret_basis(bench)}")
