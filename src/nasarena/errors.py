@@ -24,8 +24,11 @@ class NasarenaError(Exception):
         return str(self.args[0]) if len(self.args) == 1 else super().__str__()
 
 
-class UnknownNameError(NasarenaError, LookupError):
-    """A name (benchmark, optimizer, space, model, setting) that is not registered."""
+class UnknownNameError(NasarenaError, KeyError):
+    """A name (benchmark, optimizer, space, model, setting) that is not registered.
+
+    A ``KeyError`` (so a ``LookupError``) because that is what a name lookup raised before the
+    family existed; :class:`NasarenaError` keeps its message free of ``KeyError``'s quotes."""
 
 
 class InvalidArchitectureError(NasarenaError, ValueError):
