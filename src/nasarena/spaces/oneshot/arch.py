@@ -52,6 +52,15 @@ def architecture_violation(space: OneShotSpace, parents, ops, output) -> str | N
     return None
 
 
+def active_blocks(parents, output) -> tuple[int, ...]:
+    """The blocks of a wiring (block parents, output parents) on a path to the output, ascending."""
+    reaches = set(output)
+    for j in range(len(parents), 0, -1):
+        if j in reaches:
+            reaches.update(parents[j - 1])
+    return tuple(j for j in range(1, len(parents) + 1) if j in reaches)
+
+
 @dataclass(frozen=True)
 class OneShotArch:
     """A discrete architecture of a NAS-Bench-1Shot1 space (checked on construction).
@@ -104,11 +113,7 @@ class OneShotArch:
 
     def active_blocks(self) -> tuple[int, ...]:
         """The blocks on a path to the output (the others are loose ends), ascending."""
-        reaches = set(self.output)
-        for j in range(len(self.parents), 0, -1):
-            if j in reaches:
-                reaches.update(self.parents[j - 1])
-        return tuple(j for j in range(1, len(self.parents) + 1) if j in reaches)
+        return active_blocks(self.parents, self.output)
 
     def to_string(self) -> str:
         blocks = [f"{op}<{'+'.join(map(str, block))}" for op, block in zip(self.ops, self.parents)]
