@@ -29,6 +29,12 @@ def _nb101_slice(**options):
     return load_slice(**options)
 
 
+def _nb101_noisy(**options):
+    from .nb101_noisy import load_noisy
+
+    return load_noisy(**options)
+
+
 def _nb101_official(path: str, **options):
     from .nb101_store import load_store
 
@@ -59,16 +65,29 @@ def _nb201(dataset: str):
     return load
 
 
+def _oneshot(space: str):
+    def load(**options):
+        from .oneshot import load
+
+        return load(space, **options)
+
+    return load
+
+
 REGISTRY: dict[str, Entry] = {
     entry.name: entry
     for entry in [
         Entry("nb101-lite", "NAS-Bench-101, all 423,624 cells, one real accuracy draw each (embedded)", _nb101_lite),
         Entry("nb101-slice", "NAS-Bench-101, 30,001 cells with real validation at 4/12/36/108 epochs (embedded)",
               _nb101_slice),
+        Entry("nb101-noisy", "NAS-Bench-101, all 423,624 cells x 3 trials: real draws where embedded, the rest from "
+              "a fitted noise model (flagged); regret on mean test accuracy (embedded)", _nb101_noisy),
         Entry("nb101", "NAS-Bench-101 with the official 3-trial data, from `nasarena nb101 import` (path=DIR)",
               _nb101_official),
         *(Entry(f"nb201-{d}", f"NAS-Bench-201 {d}, 15,625 cells, real accuracies at 12 and 200 epochs (embedded)",
                 _nb201(d)) for d in ("cifar10", "cifar100", "imagenet16-120")),
+        *(Entry(f"nb1shot1-{i}", f"NAS-Bench-1Shot1 search space {i} over an NB101 benchmark (nb101=NAME, default "
+                "nb101-lite, or path=DIR of an imported official store)", _oneshot(f"nb1shot1-{i}")) for i in (1, 2, 3)),
         Entry("surrogate", "a surrogate benchmark from an artefact of `nasarena surrogate fit` (path=FILE)",
               _surrogate_file),
         *(Entry(b.name, b.summary, _builtin_surrogate(b.name)) for b in BUILTINS.values()),
