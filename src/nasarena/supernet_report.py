@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .analysis.supernet import SupernetScores, cluster_architectures, cluster_summary, id_rate, random_baseline
+from .io.files import atomic_write_bytes
 from .io.packaged import load_arrays, read_manifest
 
 GDAS_FILE = "nb201-gdas-supernet.npz.xz"
@@ -38,7 +39,7 @@ def write_supernet_report(true_scores, supernet: SupernetScores, metrics: pd.Dat
     figures = {
         "id_rate": (id_rate_curves(curves, pd.DataFrame({"k": grid, "a1": random_baseline(grid, n)})),
                     "Top-architecture ID rate a1(k) per checkpoint against random selection (dashed)."),
-        "correlation_vs_id_rate": (correlation_vs_id_rate(metrics, list(ks)[-3:]),
+        "correlation_vs_id_rate": (correlation_vs_id_rate(metrics, list(ks)[:7]),
                                    "Rank correlation over the whole space (left) against a1(k) (right) over training."),
     }
     encodings = np.array([bench.space.encode(c, "op_indices") for c in bench.space.enumerate()])
@@ -50,6 +51,11 @@ def write_supernet_report(true_scores, supernet: SupernetScores, metrics: pd.Dat
     body = [html.paragraph(f"Benchmark: {bench.name} ({n:,} architectures); true scores: "
                            f"{bench.regret_metric.replace('_', ' ')} at the highest fidelity; checkpoints: "
                            f"{', '.join(supernet.checkpoints)}.")]
+    gaps = missing_checkpoints(supernet.checkpoints)
+    if gaps:
+        body.append(html.paragraph(f"Note: no checkpoint at epoch {', '.join(gaps)} (the checkpoints are every "
+                                   f"{_step(supernet.checkpoints):g} epochs otherwise); the curves join its "
+                                   "neighbours.", "muted"))
     if GDAS_FILE in read_manifest() and supernet.checkpoints == embedded_gdas_scores().checkpoints:
         body.append(html.paragraph(f"Supernet scores: {read_manifest()[GDAS_FILE].provenance}", "muted"))
     final = metrics[metrics["checkpoint"] == supernet.checkpoints[-1]]
@@ -66,8 +72,35 @@ def write_supernet_report(true_scores, supernet: SupernetScores, metrics: pd.Dat
     for stem, (figure, caption) in figures.items():
         saved = save_figure(figure, out / "figures" / stem)
         body.append(html.image(saved.png, caption))
-    (out / "report.html").write_text(html.page("Supernet evaluation", body))
+    atomic_write_bytes(out / "report.html", html.page("Supernet evaluation", body).encode())
     return out / "report.html"
+
+
+def missing_checkpoints(checkpoints) -> list[str]:
+    """Epochs missing from an otherwise regular series (``..., 210, 230, ...`` at a step of 10 ->
+    ``["220"]``); none when the names are not epochs or have no regular step."""
+    step = _step(checkpoints)
+    if not step:
+        return []
+    epochs = np.array([float(c) for c in checkpoints])
+    missing = []
+    for low, high in zip(epochs[:-1], epochs[1:]):
+        gap = (high - low) / step
+        if gap > 1 and float(gap).is_integer():
+            missing += [f"{low + step * i:g}" for i in range(1, int(gap))]
+    return missing
+
+
+def _step(checkpoints) -> float:
+    """The most common spacing of numeric checkpoints (0 when they are not all numbers)."""
+    try:
+        epochs = np.array([float(c) for c in checkpoints])
+    except ValueError:
+        return 0.0
+    if len(epochs) < 3:
+        return 0.0
+    steps, counts = np.unique(np.diff(epochs), return_counts=True)
+    return float(steps[np.argmax(counts)]) if counts.max() >= 2 and steps[np.argmax(counts)] > 0 else 0.0
 
 
 def _spread(items, count: int) -> set:

@@ -39,6 +39,12 @@ class Result:
         result.__dict__.update(zip(_FIELDS, values))
         return result
 
+    def to_dict(self) -> dict[str, object]:
+        """Plain Python values by field name (``modelled`` as a sorted list), ready for JSON."""
+        values = {name: getattr(self, name) for name in _FIELDS}
+        values["modelled"] = sorted(self.modelled)
+        return {name: value.item() if isinstance(value, np.generic) else value for name, value in values.items()}
+
 
 _FIELDS = tuple(Result.__dataclass_fields__)
 

@@ -5,6 +5,8 @@ import typer
 from .errors import ReportingGroup
 from .benchmarks import benchmarks
 from .nb101 import app as nb101_app
+from .oneshot import app as oneshot_app
+from .query import query_command
 from .report import report_command
 from .run import optimizers_command, run_command
 from .supernet import app as supernet_app
@@ -12,12 +14,28 @@ from .surrogate import app as surrogate_app
 
 app = typer.Typer(cls=ReportingGroup, help="nasarena: exact, fast, reproducible NAS benchmarking.", no_args_is_help=True)
 app.add_typer(nb101_app, name="nb101")
+app.add_typer(oneshot_app, name="oneshot")
 app.add_typer(supernet_app, name="supernet")
 app.add_typer(surrogate_app, name="surrogate")
 app.command()(benchmarks)
 app.command("run")(run_command)
 app.command("optimizers")(optimizers_command)
 app.command("report")(report_command)
+app.command("query")(query_command)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"nasarena {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                      help="Print nasarena's version and exit.")) -> None:
+    """nasarena: exact, fast, reproducible NAS benchmarking."""
 
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -6,15 +6,20 @@ import json
 from pathlib import Path
 
 import typer
+from rich.markup import escape
+
+from ..errors import DataFileError, InvalidSettingError
 
 app = typer.Typer(help="Evaluate weight-sharing supernets on a tabular benchmark.", no_args_is_help=True)
 
 
 @app.command()
 def evaluate(
-    scores: Path = typer.Option(None, help="CSV/Parquet of arch_id + score per checkpoint (default: the embedded "
-                                            "GDAS supernet on NB201 CIFAR-10)."),
-    weights: Path = typer.Option(None, help="JSON {checkpoint: [[logit per op] per edge]} of architecture weights."),
+    scores: Path = typer.Option(None, help="CSV/Parquet of arch_id (an id or the architecture's text, e.g. an "
+                                            "NB201 cell string) + one score column per checkpoint, named by its "
+                                            "epoch (default: the embedded GDAS supernet on NB201 CIFAR-10)."),
+    weights: Path = typer.Option(None, help=escape("JSON {checkpoint: [[logit per op] per edge]} of architecture "
+                                                   "weights.")),
     benchmark: str = typer.Option("nb201-cifar10", help="Tabular benchmark giving the true accuracies."),
     out: Path = typer.Option(Path("supernet-report"), help="Directory for metrics.csv, figures and report.html."),
     ks: str = typer.Option("10,50,100,500", help="Thresholds k of the top-architecture ID rate."),
@@ -26,23 +31,31 @@ def evaluate(
     from ..analysis.supernet import SupernetScores, evaluate_checkpoints, read_scores
     from ..benchmarks import benchmark as load_benchmark
     from ..supernet_report import embedded_gdas_scores, write_supernet_report
+    from .progress import spinner
 
-    bench = load_benchmark(benchmark)
+    thresholds = _thresholds(ks)
+    with spinner(f"loading {benchmark}"):
+        bench = load_benchmark(benchmark)
+    if not hasattr(bench, "mean_over_trials"):
+        raise InvalidSettingError(f"--benchmark {benchmark}: a supernet is evaluated against a tabular benchmark "
+                                  "(true accuracies of every architecture), not a surrogate")
     true = bench.mean_over_trials(bench.regret_metric)
+    if max(thresholds) > len(true):
+        raise InvalidSettingError(f"--ks {ks}: k must be at most the {len(true):,} architectures of {bench.name}")
     try:
-        supernet = embedded_gdas_scores() if scores is None else read_scores(scores, len(true))
-        if weights is not None:
-            raw = json.loads(weights.read_text())
-            supernet = SupernetScores(supernet.checkpoints, supernet.scores,
-                                      {str(c): np.asarray(w, dtype=float) for c, w in raw.items()})
-        thresholds = [int(k) for k in ks.split(",")]
-    except (OSError, ValueError) as error:
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(2) from None
+        supernet = embedded_gdas_scores() if scores is None else \
+            read_scores(scores, len(true), row_of=lambda text: int(bench.rows([text])[0]))
+    except OSError as error:
+        raise DataFileError(f"--scores {scores}: cannot read it ({error.strerror or error})") from None
+    except ValueError as error:  # read_scores names the file and what is wrong in it
+        raise DataFileError(str(error)) from None
+    if weights is not None:
+        supernet = _with_weights(supernet, weights)
     encodings = np.array([bench.space.encode(c, "op_indices") for c in bench.space.enumerate()]) \
         if supernet.arch_weights else None
-    metrics = evaluate_checkpoints(true, supernet, thresholds, encodings=encodings)
-    report = write_supernet_report(true, supernet, metrics, bench, out, thresholds, cluster_threshold)
+    with spinner("evaluating checkpoints and writing the report"):
+        metrics = evaluate_checkpoints(true, supernet, thresholds, encodings=encodings)
+        report = write_supernet_report(true, supernet, metrics, bench, out, thresholds, cluster_threshold)
     last = supernet.checkpoints[-1]
     final = metrics[metrics["checkpoint"] == last]
     typer.echo(f"checkpoint {last}:  k   a1(k)    random k/N")
@@ -53,3 +66,29 @@ def evaluate(
     typer.echo("Spearman per checkpoint: " + ", ".join(f"{c}: {v:+.3f}" for c, v in zip(spearman.checkpoint,
                                                                                       spearman.value)))
     typer.echo(f"report: {report}")
+
+
+def _thresholds(text: str) -> list[int]:
+    try:
+        values = [int(k) for k in text.split(",")]
+    except ValueError:
+        raise InvalidSettingError(f"--ks {text!r}: use comma-separated integers, e.g. 10,50,100") from None
+    if not values or min(values) < 1:
+        raise InvalidSettingError(f"--ks {text!r}: every k must be at least 1")
+    return values
+
+
+def _with_weights(supernet, path: Path):
+    """The scores with the architecture weights of a JSON file {checkpoint: [[logit per op] per edge]}."""
+    import numpy as np
+
+    from ..analysis.supernet import SupernetScores
+
+    try:
+        raw = json.loads(path.read_text())
+        if not isinstance(raw, dict):
+            raise ValueError("expected a JSON object {checkpoint: [[logit per op] per edge]}")
+        return SupernetScores(supernet.checkpoints, supernet.scores,
+                              {str(c): np.asarray(w, dtype=float) for c, w in raw.items()})
+    except (OSError, ValueError, TypeError) as error:
+        raise DataFileError(f"--weights {path}: {error}") from None

@@ -10,6 +10,8 @@ from .backend import new_figure
 from .style import publication
 
 EPOCH_LABEL = "supernet training epoch"
+#: Okabe-Ito colours, one per threshold k.
+K_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
 
 
 def id_rate_curves(curves: pd.DataFrame, baseline: pd.DataFrame):
@@ -24,7 +26,7 @@ def id_rate_curves(curves: pd.DataFrame, baseline: pd.DataFrame):
         axis = figure.add_subplot()
         for checkpoint, colour in zip(checkpoints, shades):
             part = curves[curves["checkpoint"] == checkpoint]
-            axis.plot(part["k"], part["a1"], color=colour, label=f"epoch {checkpoint}")
+            axis.plot(part["k"], part["a1"], color=colour, label=_checkpoint_label(checkpoint))
         axis.plot(baseline["k"], baseline["a1"], color="black", linestyle=(0, (4, 2)), label="random (k/N)")
         axis.set_xscale("log")
         axis.set_yscale("log")
@@ -35,47 +37,77 @@ def id_rate_curves(curves: pd.DataFrame, baseline: pd.DataFrame):
     return figure
 
 
-def correlation_vs_id_rate(metrics: pd.DataFrame, ks=(10, 100, 500)):
-    """Over training: Spearman and Kendall over the space (left) against a1 at a few k (right)."""
+def correlation_vs_id_rate(metrics: pd.DataFrame, ks=(10, 50, 100, 500)):
+    """Over training: Spearman and Kendall over the space (left) against a1 at each k (right,
+    log axis: a1(10) is often 0 or 0.1 and would vanish on a linear 0..1 axis)."""
     with publication():
         figure = new_figure(7.2, 3.0)
         left, right = figure.subplots(1, 2)
-        epochs = _epochs(metrics)
+        epochs, names = checkpoint_axis(metrics["checkpoint"])
         for name, style in (("spearman", "-"), ("kendall", "--")):
             values = _series(metrics, name, "all")
             left.plot(epochs, values, color="black", linestyle=style, marker="o", markersize=2.5, label=name.title())
         left.axhline(0, color="#999999", linewidth=0.6)
-        left.set_xlabel(EPOCH_LABEL)
         left.set_ylabel("rank correlation (all architectures)")
         left.legend(frameon=False, fontsize="small")
-        for k, shade in zip(ks, ("#0072B2", "#D55E00", "#009E73")):
-            right.plot(epochs, _series(metrics, "a1", k), color=shade, marker="o", markersize=2.5, label=f"k = {k}")
+        floor = min(float(_series(metrics, "a1_baseline", k)[0]) for k in ks) / 2
+        for k, shade, marker in zip(ks, K_COLOURS, "osD^v<>"):
+            values = _series(metrics, "a1", k)
+            right.plot(epochs, np.maximum(values, floor), color=shade, marker=marker, markersize=3, label=f"k = {k}")
             right.axhline(float(_series(metrics, "a1_baseline", k)[0]), color=shade, linestyle=":", linewidth=0.9)
-        right.set_xlabel(EPOCH_LABEL)
-        right.set_ylabel("$a_1(k)$ (dotted: random)")
-        right.set_ylim(0, 1)
+        right.set_yscale("log")
+        right.set_ylim(floor / 1.5, 1.2)
+        right.set_ylabel("$a_1(k)$ (dotted: random k/N; 0 drawn at the bottom)")
         right.legend(frameon=False, fontsize="small")
+        for axis in (left, right):
+            axis.set_xlabel(EPOCH_LABEL if names is None else "supernet checkpoint")
+            if names is not None:
+                axis.set_xticks(epochs, names, rotation=45, ha="right")
     return figure
 
 
 def cluster_plot(summary: pd.DataFrame, checkpoint: str):
-    """Per structural cluster: mean supernet score against mean true accuracy, area ~ size."""
+    """Per structural cluster: mean supernet score against mean true accuracy, area ~ size
+    (a legend gives the number of architectures of three bubble sizes)."""
     with publication():
         figure = new_figure(4.6, 3.6)
         axis = figure.add_subplot()
-        sizes = 8 + 120 * summary["size"] / summary["size"].max()
-        axis.scatter(summary["mean_true"], summary["mean_supernet"], s=sizes, color="#0072B2", alpha=0.55,
-                     edgecolors="white", linewidths=0.4)
+        largest = int(summary["size"].max())
+        axis.scatter(summary["mean_true"], summary["mean_supernet"], s=_bubble(summary["size"], largest),
+                     color="#0072B2", alpha=0.55, edgecolors="white", linewidths=0.4)
+        for size in sorted({1, max(1, largest // 4), largest}):
+            axis.scatter([], [], s=_bubble(size, largest), color="#0072B2", alpha=0.55, edgecolors="white",
+                         label=f"{size:,} architecture{'s' if size > 1 else ''}")
+        axis.legend(title="cluster size", fontsize="small", title_fontsize="small", frameon=False, loc="best",
+                    labelspacing=1.2, borderpad=0.8)
         axis.set_xlabel("mean benchmark test accuracy of the cluster")
         axis.set_ylabel("mean supernet accuracy of the cluster")
         axis.set_title(f"{len(summary)} clusters, checkpoint {checkpoint}", fontsize="medium")
     return figure
 
 
-def _epochs(metrics: pd.DataFrame) -> np.ndarray:
-    return np.array([float(c) for c in dict.fromkeys(metrics["checkpoint"])])
+def _bubble(size, largest: int):
+    return 8 + 120 * np.asarray(size) / largest
+
+
+def checkpoint_axis(checkpoints) -> tuple[np.ndarray, list[str] | None]:
+    """x positions of checkpoints: their epochs when every name is a number, else 0, 1, 2, ...
+    with the names (second value) as tick labels."""
+    names = [str(c) for c in dict.fromkeys(checkpoints)]
+    try:
+        return np.array([float(c) for c in names]), None
+    except ValueError:
+        return np.arange(len(names), dtype=float), names
 
 
 def _series(metrics: pd.DataFrame, metric: str, parameter) -> np.ndarray:
     part = metrics[(metrics["metric"] == metric) & (metrics["parameter"].astype(str) == str(parameter))]
     return part["value"].to_numpy()
+
+
+def _checkpoint_label(checkpoint: str) -> str:
+    try:
+        float(checkpoint)
+    except ValueError:
+        return str(checkpoint)
+    return f"epoch {checkpoint}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,10 +55,13 @@ def evaluate_checkpoints(true_scores, supernet: SupernetScores, ks=(10, 50, 100,
     return pd.DataFrame(rows, columns=["checkpoint", "metric", "parameter", "value"])
 
 
-def read_scores(path: Path, num_architectures: int) -> SupernetScores:
+def read_scores(path: Path, num_architectures: int, row_of: Callable[[str], int] | None = None) -> SupernetScores:
     """Scores from a user file (CSV or Parquet): wide (``arch_id`` plus one column per
     checkpoint) or long (``arch_id``, ``checkpoint``, ``score``). Every architecture id
-    0..N-1 must appear exactly once per checkpoint."""
+    0..N-1 must appear exactly once per checkpoint; with ``row_of``, an ``arch_id`` may also be
+    an architecture's text form (e.g. an NB201 cell string), which ``row_of`` turns into its id.
+    Checkpoints keep the file's order; names that are epochs (numbers) place them on the figures'
+    epoch axis, other names (``early``, ``final``) are shown in order."""
     path = Path(path)
     frame = pd.read_parquet(path) if path.suffix in (".parquet", ".pq") else pd.read_csv(path)
     if "arch_id" not in frame.columns:
@@ -67,12 +71,25 @@ def read_scores(path: Path, num_architectures: int) -> SupernetScores:
         if duplicated.any():
             row = frame[duplicated].iloc[0]
             raise ValueError(f"{path}: arch_id {row['arch_id']} appears twice at checkpoint {row['checkpoint']}")
-        frame = frame.pivot(index="arch_id", columns="checkpoint", values="score").reset_index()
+        order = list(dict.fromkeys(frame["checkpoint"]))  # the file's order, not pivot's sorted one
+        frame = frame.pivot(index="arch_id", columns="checkpoint", values="score")[order].reset_index()
     elif frame["arch_id"].duplicated().any():
         raise ValueError(f"{path}: arch_id {frame['arch_id'][frame['arch_id'].duplicated()].iloc[0]} appears twice")
     checkpoints = [str(c) for c in frame.columns if c != "arch_id"]
     frame.columns = ["arch_id", *checkpoints]
     ids = pd.to_numeric(frame["arch_id"], errors="coerce")
+    if row_of is not None and ids.isna().any():
+        ids = ids.astype(object)
+        for position in np.flatnonzero(ids.isna().to_numpy()):
+            text = str(frame["arch_id"].iloc[position])
+            try:
+                ids.iloc[position] = int(row_of(text))
+            except (ValueError, TypeError, LookupError) as error:
+                raise ValueError(f"{path}: arch_id {text!r} is neither an id nor an architecture: {error}") from None
+        ids = pd.to_numeric(ids)
+        if ids.duplicated().any():
+            raise ValueError(f"{path}: architecture {int(ids[ids.duplicated()].iloc[0])} appears twice (as an id and "
+                             "as text, or as two texts of the same architecture)")
     missing = sorted(set(range(num_architectures)) - set(ids.dropna().astype(int)))
     if missing:
         raise ValueError(f"{path}: {len(missing)} architecture id(s) missing, e.g. {missing[:5]}")

@@ -1,0 +1,74 @@
+"""``nasarena query BENCHMARK ARCH``: one architecture's metrics, like ``benchmark.query`` in Python."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from ..analysis.regret_basis import regret_basis
+from ..errors import InvalidArchitectureError, InvalidSettingError
+
+
+def parse_architecture(text: str, space_name: str):
+    """A row number (digits), an NB101 cell as JSON ``{"matrix": ..., "ops": ...}``, or the text
+    form the benchmark takes (NB101 module hash, NB201 cell string, DARTS/FBNet genotype)."""
+    text = text.strip()
+    if text.isdigit():
+        return int(text)
+    if text.startswith("{"):
+        try:
+            entry = json.loads(text)
+            if space_name != "nb101" or not isinstance(entry, dict):
+                raise ValueError("a JSON architecture is an NB101 cell {\"matrix\": [[...]], \"ops\": [...]}")
+            from ..spaces.nb101 import Cell
+
+            return Cell(entry["matrix"], entry["ops"])
+        except (ValueError, KeyError, TypeError) as error:
+            raise InvalidArchitectureError(f"bad architecture {text!r}: {error}") from None
+    return text
+
+
+def query_command(
+    benchmark: str = typer.Argument(..., help="Benchmark name (see `nasarena benchmarks`)."),
+    arch: str = typer.Argument(..., help="Architecture: a row number, its text form (NB101 module hash, NB201 cell "
+                                         "string such as '|nor_conv_3x3~0|+|...|', a genotype) or, for NB101, JSON "
+                                         "{\"matrix\": [[...]], \"ops\": [...]}."),
+    fidelity: int = typer.Option(None, help="Epochs (default: the highest)."),
+    path: Path = typer.Option(None, help="Store directory (nb101) or artefact file (surrogate)."),
+    seed: int = typer.Option(0, help="Seed of the trial drawn (benchmarks with several trials) and of modelled noise."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
+) -> None:
+    """Print one architecture's metrics at one fidelity: accuracies, cost, parameters, which are modelled."""
+    import numpy as np
+
+    from ..benchmarks import benchmark as load_benchmark
+    from .progress import spinner
+
+    with spinner(f"loading {benchmark}"):
+        try:
+            bench = load_benchmark(benchmark, **({"path": str(path)} if path is not None else {}))
+        except TypeError as error:  # a loader that needs a path
+            raise InvalidSettingError(f"benchmark {benchmark!r} needs --path ({error})") from None
+    if fidelity is not None and fidelity not in bench.fidelities:
+        raise InvalidSettingError(f"--fidelity {fidelity}: {bench.name} has fidelities (epochs) "
+                                  f"{', '.join(map(str, bench.fidelities))}")
+    architecture = parse_architecture(arch, getattr(bench.space, "name", ""))
+    size = bench.describe().num_architectures
+    if isinstance(architecture, int) and not architecture < size:
+        raise InvalidArchitectureError(f"row {architecture} is outside {bench.name}'s rows 0..{size - 1:,}")
+    try:
+        result = bench.query(architecture, fidelity, rng=np.random.default_rng(seed))
+        final = float(bench.final_test_accuracy(architecture))
+    except (ValueError, TypeError, LookupError) as error:  # the benchmark's own word on a bad architecture
+        raise InvalidArchitectureError(f"{bench.name} cannot query {arch!r}: {error}") from None
+    values = {**result.to_dict(), "final_accuracy": final}
+    if as_json:
+        typer.echo(json.dumps({"benchmark": bench.name, "architecture": arch, **values}))
+        return
+    typer.echo(f"{bench.name}, architecture {arch}")
+    for name, value in values.items():
+        typer.echo(f"  {name:22s} {value}")
+    typer.echo(f"  (accuracies are fractions; final_accuracy is what regret is measured on: the {regret_basis(bench.name)} "
+               "at the highest fidelity, averaged over trials)")
