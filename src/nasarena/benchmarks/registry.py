@@ -77,7 +77,8 @@ def _oneshot(space: str):
 REGISTRY: dict[str, Entry] = {
     entry.name: entry
     for entry in [
-        Entry("nb101-lite", "NAS-Bench-101, all 423,624 cells, one real accuracy draw each (embedded)", _nb101_lite),
+        Entry("nb101-lite", "NAS-Bench-101, all 423,624 cells, one real accuracy draw each, used as validation AND "
+              "test accuracy (optimistic regret; embedded)", _nb101_lite),
         Entry("nb101-slice", "NAS-Bench-101, 30,001 cells with real validation at 4/12/36/108 epochs (embedded)",
               _nb101_slice),
         Entry("nb101-noisy", "NAS-Bench-101, all 423,624 cells x 3 trials: real draws where embedded, the rest from "
