@@ -75,6 +75,7 @@ def write_report(results_dir: Path, out_dir: Path, pairs: Sequence[tuple[str, st
         *_provenance(command),
         *_experiment_section(experiment),
         html.heading("Final quality"),
+        *_lite_note(experiment.benchmarks),
         *_final_regret_html(regret),
         figures.add(final_regret_ecdf(final_regret_ecdfs(results), style), "final_regret_ecdf",
                     "ECDF of the final test regret over runs (NAS-Bench-101 Fig. 7, right): further left and higher "
@@ -148,6 +149,13 @@ def _check_pairs(pairs, labels: Sequence[str]) -> None:
     unknown = sorted({name for pair in pairs or () for name in pair} - set(labels))
     if unknown:
         raise ValueError(f"unknown configuration(s) {', '.join(unknown)} in pairs; known: {', '.join(labels)}")
+
+
+def _lite_note(benchmarks) -> list[str]:
+    """Above the first figure: nb101-lite's regret is scored on the draw that selected the incumbent."""
+    from ..benchmarks.nb101 import LITE_SAME_DRAW
+
+    return [html.paragraph(LITE_SAME_DRAW, "note")] if "nb101-lite" in benchmarks else []
 
 
 def _provenance(command: str | None) -> list[str]:
