@@ -1,0 +1,95 @@
+"""``nasarena oneshot run`` and ``nasarena oneshot report``: NAS-Bench-1Shot1's one-shot searches."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import typer
+
+from ..errors import InvalidSettingError
+
+app = typer.Typer(help="One-shot NAS (DARTS, GDAS, PC-DARTS, Random-WS, ENAS) on the NAS-Bench-1Shot1 spaces.",
+                  no_args_is_help=True)
+
+
+@app.command()
+def run(
+    space: str = typer.Option("nb1shot1-3", help="nb1shot1-1, nb1shot1-2 or nb1shot1-3."),
+    optimizer: list[str] = typer.Option(["darts"], help="darts, darts-2nd, gdas, pc-darts, random-ws, enas "
+                                                        "(repeat the option or separate by commas)."),
+    epochs: int = typer.Option(None, help="Epochs (default: 50; 2 with --quick)."),
+    seeds: str = typer.Option("0", help="Seeds, e.g. 0-2 or 0,5,7-9."),
+    data: Path = typer.Option(None, help="CIFAR-10: a cifar-10-batches-py folder or a JPEG tree/tarball "
+                                         "(default: $NASARENA_CIFAR10, then the shared tarball)."),
+    out: Path = typer.Option(..., help="Results directory: <optimizer>/seed-<n>/ per run; rerun to resume."),
+    quick: bool = typer.Option(False, help="The CPU configuration: 4 channels, 16x16 images, 50 images per "
+                                           "class, 2 epochs."),
+    set_: list[str] = typer.Option([], "--set", help="Override a setting, e.g. --set channels=8 "
+                                                     "(see nasarena.oneshot.SearchSettings)."),
+    benchmark: str = typer.Option("nb101-lite", help="NB101 benchmark to look architectures up in."),
+    benchmark_path: Path = typer.Option(None, help="Directory of the imported official NB101 (--benchmark nb101)."),
+    workers: int = typer.Option(1, help="Searches run at once (processes)."),
+    device: str = typer.Option("auto", help="auto, cpu, cuda, cuda:N or mps."),
+) -> None:
+    """Run (or resume) one-shot searches: every optimizer x seed, each epoch looked up in NB101."""
+    from ..oneshot.experiment import plan, run_jobs
+    from ..oneshot.names import check_optimizer
+    from ..oneshot.settings import paper_settings, quick_settings
+    from .run_arguments import parse_seeds
+
+    names = [name.strip() for item in optimizer for name in item.split(",") if name.strip()]
+    for name in names:
+        check_optimizer(name)
+    if len(set(names)) != len(names):
+        raise InvalidSettingError(f"--optimizer names an optimizer twice: {', '.join(names)}")
+    if workers < 1:
+        raise InvalidSettingError(f"--workers must be at least 1, got {workers}")
+    changes = _overrides(set_)
+    if epochs is not None:
+        changes["epochs"] = epochs
+    changes["benchmark"] = benchmark
+    changes["benchmark_path"] = str(benchmark_path) if benchmark_path else None
+    make = quick_settings if quick else paper_settings
+    settings = [make(name, space, **changes) for name in names]
+    jobs = plan(settings, parse_seeds(seeds), out)
+    threads = max(1, (os.cpu_count() or 1) // min(workers, len(jobs)))
+
+    def progress(job, record) -> None:
+        typer.echo(f"{record.optimizer} seed {record.seed} epoch {record.epoch}/{job.settings.epochs}: "
+                   f"regret {record.test_regret:.4f}, one-shot valid error {record.valid_error:.3f}, "
+                   f"{record.seconds:.1f} s")
+
+    run_jobs(jobs, data_path=str(data) if data else None, workers=workers, threads=threads,
+             device=None if device == "auto" else device, progress=progress)
+    typer.echo(f"{len(jobs)} run(s) finished in {out}; 'nasarena oneshot report {out}' draws them")
+
+
+@app.command()
+def report(
+    results: Path = typer.Argument(..., help="Directory written by 'nasarena oneshot run'."),
+    out: Path = typer.Option(None, help="Where report.html and figures/ go (default: the results directory)."),
+) -> None:
+    """Regret and one-shot validation error per epoch per optimizer (median, quartiles over seeds)."""
+    from ..plots.oneshot import write_oneshot_report
+
+    typer.echo(f"wrote {write_oneshot_report(results, out)}")
+
+
+def _overrides(items: list[str]) -> dict[str, object]:
+    """``name=value`` pairs; values are read as JSON where they parse (numbers, null, true), else text."""
+    import json
+
+    from ..oneshot.settings import SearchSettings
+
+    known = SearchSettings().to_dict()
+    changes: dict[str, object] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        if not sep or name not in known:
+            raise InvalidSettingError(f"--set {item!r}: expected name=value with a name among {', '.join(known)}")
+        try:
+            changes[name] = json.loads(text)
+        except ValueError:
+            changes[name] = text
+    return changes

@@ -1,0 +1,61 @@
+"""Many searches at once: optimizers x seeds, each in ``<out>/<optimizer>/seed-<n>``, on processes.
+
+Every search is resumable on its own (:mod:`.run`), so rerunning the same command after a crash
+continues where each one stopped; all run directories are checked before any work starts, so a
+changed setting is refused up front. Processes are spawned (not forked: torch's thread pools do
+not survive a fork) and each gets ``threads`` intra-op threads.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import multiprocessing
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .records import EpochRecord
+from .run import check_run_dir
+from .settings import SearchSettings
+
+
+@dataclass(frozen=True)
+class Job:
+    """One search of the grid."""
+
+    settings: SearchSettings
+    seed: int
+    run_dir: Path
+
+
+def plan(settings: Sequence[SearchSettings], seeds: Sequence[int], out_dir: str | Path) -> list[Job]:
+    """The grid's jobs, every run directory checked against its settings (nothing is written)."""
+    jobs = [Job(s, seed, Path(out_dir) / s.optimizer / f"seed-{seed}") for s in settings for seed in seeds]
+    for job in jobs:
+        check_run_dir(job.run_dir, job.settings, job.seed)
+    return jobs
+
+
+def run_jobs(jobs: Sequence[Job], *, data_path: str | None = None, workers: int = 1, threads: int = 1,
+             device: str | None = None, progress: Callable[[Job, EpochRecord], None] | None = None) -> None:
+    """Run every job to its last epoch; with ``workers > 1`` on that many processes."""
+    if workers <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            _run(job, data_path, threads, device, (lambda r, job=job: progress(job, r)) if progress else None)
+        return
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = {pool.submit(_run, job, data_path, threads, device, None): job for job in jobs}
+        for future in concurrent.futures.as_completed(futures):
+            records = future.result()
+            if progress is not None and records:
+                progress(futures[future], records[-1])
+
+
+def _run(job: Job, data_path: str | None, threads: int, device: str | None, progress) -> list[EpochRecord]:
+    import torch
+
+    from .run import run_search
+
+    torch.set_num_threads(max(1, threads))
+    return run_search(job.settings, job.seed, job.run_dir, data_path=data_path, device=device, progress=progress)
