@@ -6,7 +6,6 @@ from .errors import ReportingGroup
 from .benchmarks import benchmarks
 from .nb101 import app as nb101_app
 from .oneshot import app as oneshot_app
-from .oneshot import app as oneshot_app
 from .query import query_command
 from .report import report_command
 from .run import optimizers_command, run_command
@@ -15,7 +14,6 @@ from .surrogate import app as surrogate_app
 
 app = typer.Typer(cls=ReportingGroup, help="nasarena: exact, fast, reproducible NAS benchmarking.", no_args_is_help=True)
 app.add_typer(nb101_app, name="nb101")
-app.add_typer(oneshot_app, name="oneshot")
 app.add_typer(oneshot_app, name="oneshot")
 app.add_typer(supernet_app, name="supernet")
 app.add_typer(surrogate_app, name="surrogate")
