@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import math
+
+import ConfigSpace
 import numpy as np
 import pytest
 
-from nasarena.errors import InvalidArchitectureError, UnknownNameError
+from nasarena.benchmarks import benchmark
+from nasarena.errors import InvalidArchitectureError, InvalidSettingError, UnknownNameError
 from nasarena.spaces.nb101 import Cell
-from nasarena.spaces.oneshot import ONESHOT_SPACES, OneShotArch, discretize, discretize_arch, oneshot_space
+from nasarena.spaces.oneshot import (ONESHOT_SPACES, PAPER_COUNTS, OneShotArch, architectures, count, discretize,
+                                     discretize_arch, oneshot_space, search_space)
+from nasarena.spaces.oneshot.enumeration import blocks_with_child, is_chain, wirings
 
 C3, C1, MP = "conv3x3-bn-relu", "conv1x1-bn-relu", "maxpool3x3"
 
@@ -112,3 +118,172 @@ def test_discretize_wrong_shapes_name_the_tensor(change, message):
     weights.update(change)
     with pytest.raises(InvalidArchitectureError, match=message):
         discretize("nb1shot1-1", **weights)
+
+
+# --- the spaces as full spaces: counts, enumeration, search operations, encodings --------------
+
+NAMES = tuple(ONESHOT_SPACES)
+
+
+def test_the_six_counts_of_the_paper():
+    """Five of Table 1's numbers come out of the authors' rule; space 2 with loose ends is 16,632
+    under it, and the printed 29,160 is the complete count 360 x 3^4."""
+    for name, (with_loose_ends, without) in PAPER_COUNTS.items():
+        assert count(name, loose_ends=False) == without
+        if name != "nb1shot1-2":
+            assert count(name) == with_loose_ends
+    assert count("nb1shot1-2") == 16632
+    assert len(wirings("nb1shot1-2")) == 360
+    assert count("nb1shot1-2", complete=True) == PAPER_COUNTS["nb1shot1-2"][0] == 360 * 3**4
+    assert [search_space(n).size for n in NAMES] == [6240, 16632, 363648]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_complete_set_with_loose_ends_is_every_choice(name):
+    space = ONESHOT_SPACES[name]
+    wiring_count = math.prod(math.comb(j, k) for j, k in enumerate(space.block_parents, start=1))
+    wiring_count *= math.comb(space.num_blocks + 1, space.output_parents)
+    assert len(wirings(name)) == wiring_count
+    assert count(name, complete=True) == wiring_count * 3**space.num_blocks
+
+
+@pytest.mark.parametrize("name", ["nb1shot1-1", "nb1shot1-2"])
+def test_distinct_cells_agree_between_cell_hashing_and_vectorised_rows(name):
+    """The complete set without loose ends (distinct NB101 cells) counted two independent ways."""
+    every = architectures(name, complete=True)
+    hashes = {arch.to_cell().hash for arch in every}
+    assert len(hashes) == count(name, loose_ends=False, complete=True)
+    # the authors' set with loose ends reaches exactly the same cells as every architecture does
+    assert set(np.unique(every.nb101_rows()).tolist()) == set(np.unique(architectures(name).nb101_rows()).tolist())
+    sample = np.random.default_rng(0).choice(len(every), 200, replace=False)
+    assert [every[int(i)].to_cell().row for i in sample] == every.nb101_rows()[sample].tolist()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_architecture_is_a_valid_cell_of_nb101_lite(name):
+    """All 14,580 / 29,160 / 1,312,200 architectures (every choice) hash to an NB101 cell with a real accuracy."""
+    rows = architectures(name, complete=True).nb101_rows()
+    assert len(rows) == count(name, complete=True) and rows.min() >= 0
+    accuracy = benchmark("nb101-lite").mean_over_trials("test_accuracy")[np.unique(rows)]
+    assert np.isfinite(accuracy).all() and accuracy.min() > 0.0
+    assert len(np.unique(rows)) == count(name, loose_ends=False, complete=True)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_sets_without_loose_ends_hold_each_cell_once_as_a_chain(name):
+    complete = architectures(name, loose_ends=False, complete=True)
+    assert len(np.unique(complete.nb101_rows())) == len(complete)  # distinct NB101 cells
+    chains = architectures(name, loose_ends=False)
+    # the authors' count: distinct labelled cells (wiring, ops); isomorphic ones count separately
+    assert len({(w, ops.tobytes()) for w, ops in zip(chains.wiring.tolist(), chains.ops)}) == len(chains)
+    assert len(np.unique(chains.nb101_rows())) == {"nb1shot1-1": 2127, "nb1shot1-2": 3258, "nb1shot1-3": 17940}[name]
+    picks = np.random.default_rng(1).choice(len(chains), 300, replace=False)
+    for i in picks:
+        arch = chains[int(i)]
+        assert is_chain((arch.parents, arch.output))
+        # inactive blocks are written with their lowest parents and op conv3x3
+        for j in set(range(1, len(arch.ops) + 1)) - set(arch.active_blocks()):
+            assert arch.ops[j - 1] == C3 and arch.parents[j - 1] == tuple(range(len(arch.parents[j - 1])))
+
+
+def test_sets_with_loose_ends_fix_the_op_of_childless_blocks():
+    archs = architectures("nb1shot1-3")
+    for i in np.random.default_rng(2).choice(len(archs), 300, replace=False):
+        arch = archs[int(i)]
+        childless = set(range(1, 6)) - set(blocks_with_child((arch.parents, arch.output)))
+        assert all(arch.ops[j - 1] == C3 for j in childless)
+    assert len({archs[i] for i in range(5000)}) == 5000  # architectures, not cells: each counts once
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_sampling_is_seeded_and_covers_every_choice(name):
+    space = search_space(name)
+    first = [space.sample(np.random.default_rng(7)) for _ in range(3)]
+    assert first[0] == first[1] == first[2]
+    draws = [space.sample(rng) for rng in [np.random.default_rng(7)] for _ in range(300)]
+    assert draws == [space.sample(rng) for rng in [np.random.default_rng(7)] for _ in range(300)]
+    assert draws != [space.sample(rng) for rng in [np.random.default_rng(8)] for _ in range(300)]
+    values = np.array([space.encode(a, "choices") for a in draws])
+    assert [len(np.unique(column)) for column in values.T] == list(space.categorical_dims())
+    assert all(space.contains(a) for a in draws)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_text_round_trip(name):
+    space = search_space(name)
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        arch = space.sample(rng)
+        assert space.from_text(space.to_text(arch)) == arch
+    other = search_space("nb1shot1-3" if name != "nb1shot1-3" else "nb1shot1-1").sample(rng)
+    with pytest.raises(InvalidArchitectureError, match=f"belongs to {other.space}, not to {name}"):
+        space.from_text(other.to_string())
+    assert space.violation("not an arch").startswith(f"a {name} architecture is a OneShotArch")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_mutation_and_neighbours_stay_in_the_space_and_change_the_network(name):
+    space = search_space(name)
+    rng = np.random.default_rng(4)
+    for _ in range(30):
+        arch = space.sample(rng)
+        neighbours = space.neighbours(arch)
+        cells = [n.to_cell() for n in neighbours]
+        assert neighbours and arch.to_cell() not in cells and len(set(cells)) == len(cells)
+        dims = space.categorical_dims()
+        for n in neighbours:  # exactly one choice differs
+            changed = space.encode(n, "choices") != space.encode(arch, "choices")
+            assert changed.sum() == 1 and space.contains(n)
+        child = space.mutate(arch, rng)
+        assert space.contains(child) and child in neighbours and len(dims) == len(space.encode(child, "choices"))
+    arch = space.sample(np.random.default_rng(5))
+    assert space.mutate(arch, np.random.default_rng(6)) == space.mutate(arch, np.random.default_rng(6))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_categorical_and_config_round_trips(name):
+    space = search_space(name)
+    rng = np.random.default_rng(9)
+    config_space = space.config_space()
+    assert list(config_space.keys()) == sorted(c for c in space.to_config(space.sample(rng)))
+    for _ in range(50):
+        arch = space.sample(rng)
+        assert space.from_categorical(space.encode(arch, "choices").astype(int)) == arch
+        config = space.to_config(arch)
+        assert space.from_config(config) == arch
+        ConfigSpace.Configuration(config_space, values=config).check_valid_configuration()
+    for config in config_space.sample_configuration(20):
+        assert space.contains(space.from_config(config))
+
+
+def test_bad_configs_and_choices_are_named():
+    space = search_space("nb1shot1-3")
+    config = space.to_config(space.sample(np.random.default_rng(0)))
+    with pytest.raises(InvalidArchitectureError, match="missing parameter output_parents"):
+        space.from_config({k: v for k, v in config.items() if k != "output_parents"})
+    with pytest.raises(InvalidArchitectureError, match="unknown parameter"):
+        space.from_config({**config, "block_9_op": C3})
+    with pytest.raises(InvalidArchitectureError, match="block_5_parents is '0\\+5'"):
+        space.from_config({**config, "block_5_parents": "0+5"})
+    with pytest.raises(InvalidArchitectureError, match="block_4_parents has options 0..5, got 6"):
+        space.from_categorical([0, 0, 0, 0, 0, 6, 0, 0, 0, 0])
+    with pytest.raises(InvalidArchitectureError, match="10 choices, got 3"):
+        space.from_categorical([0, 0, 0])
+    with pytest.raises(InvalidSettingError, match="unknown config encoding"):
+        space.config_space("continuous")
+    with pytest.raises(UnknownNameError, match="nb1shot1-1"):
+        search_space("nb1shot1")
+
+
+def test_encodings_of_the_cell_ignore_loose_ends_and_the_choices_do_not():
+    space = search_space("nb1shot1-3")
+    base = dict(space="nb1shot1-3", parents=((0,), (1,), (1,), (0, 3), (3, 4)), output=(1, 5))
+    a = OneShotArch(ops=(C3, C3, C1, MP, C3), **base)
+    b = OneShotArch(ops=(C3, MP, C1, MP, C3), **base)  # block 2 is a loose end
+    for kind in ("adjacency_one_hot", "path", "graph"):
+        assert np.array_equal(space.encode(a, kind), space.encode(b, kind))
+    assert not np.array_equal(space.encode(a, "one_hot"), space.encode(b, "one_hot"))
+    assert space.encode(a, "one_hot").sum() == len(space.categorical_dims())
+    assert space.identity(a) == space.identity(b) == a.to_cell().hash
+    with pytest.raises(ValueError, match="unknown encoding 'zero_cost'"):
+        space.encode(a, "zero_cost")

@@ -17,10 +17,12 @@ How the four sets are counted (Zela et al. 2020, Sec. 3.2; the paper's Table 1 i
 * **with loose ends, complete**: every wiring with every op of every block (14,580, 29,160 and
   1,312,200): all the architectures a one-shot model can return.
 * **without loose ends, the authors' count**: only the blocks that reach the output are kept,
-  each resulting cell counts once, and, as the authors' enumeration (a recursion from the
-  output back to the input) does, only cells whose active blocks form one chain
-  ``input -> a1 -> a2 -> ... -> am -> output`` (``a1`` takes the input, each ``a(i+1)`` takes
-  ``ai``, the output takes ``am``; other edges may be added): 2,487, 3,609 and 24,066, as printed.
+  each resulting labelled cell (the graph as wired, with the kept blocks' ops) counts once, and,
+  as the authors' enumeration (a recursion from the output back to the input) does, only cells
+  whose active blocks form one chain ``input -> a1 -> a2 -> ... -> am -> output`` (``a1`` takes
+  the input, each ``a(i+1)`` takes ``ai``, the output takes ``am``; other edges may be added):
+  2,487, 3,609 and 24,066, as printed. Isomorphic labelled cells (two blocks swapped, say) count
+  separately, so these are only 2,127, 3,258 and 17,940 distinct NB101 cells.
 * **without loose ends, complete**: every distinct NB101 cell (module hash) that some
   architecture of the space maps to, i.e. every cell a benchmark query of the space can hit.
 
