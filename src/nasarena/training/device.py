@@ -1,0 +1,41 @@
+"""Which torch device trains: the best one present (cuda, then mps, then cpu) or the one named."""
+
+from __future__ import annotations
+
+import torch
+
+from ..errors import InvalidSettingError
+
+DEVICE_KINDS = ("auto", "cuda", "mps", "cpu")
+
+
+def pick_device(name: str | None = None) -> torch.device:
+    """``None`` or ``"auto"``: cuda if present, then mps, then cpu; otherwise the named device
+    (``cpu``, ``cuda``, ``cuda:1``, ``mps``), refused with a clear error where it is absent."""
+    if name is None or name == "auto":
+        if torch.cuda.is_available():
+            return torch.device("cuda")
+        if _mps_available():
+            return torch.device("mps")
+        return torch.device("cpu")
+    try:
+        device = torch.device(name)
+    except (RuntimeError, TypeError):
+        raise InvalidSettingError(f"unknown device {name!r}; use one of {', '.join(DEVICE_KINDS)} "
+                                  "(or cuda:N)") from None
+    if device.type == "cuda":
+        if not torch.cuda.is_available():
+            raise InvalidSettingError(f"device {name!r} was asked for but this torch sees no CUDA GPU")
+        if device.index is not None and device.index >= torch.cuda.device_count():
+            raise InvalidSettingError(f"device {name!r}: this machine has {torch.cuda.device_count()} CUDA GPU(s)")
+    elif device.type == "mps":
+        if not _mps_available():
+            raise InvalidSettingError(f"device {name!r} was asked for but this torch has no MPS backend available")
+    elif device.type != "cpu":
+        raise InvalidSettingError(f"device {name!r} is not supported; use one of {', '.join(DEVICE_KINDS)}")
+    return device
+
+
+def _mps_available() -> bool:
+    backend = getattr(torch.backends, "mps", None)
+    return bool(backend is not None and backend.is_available())

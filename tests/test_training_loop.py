@@ -1,0 +1,132 @@
+"""The training loop of issue 13: protocols, TF-RMSProp, determinism, checkpoints, exact resume."""
+
+import math
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from nasarena.errors import DataFileError, InvalidSettingError, UnknownNameError  # noqa: E402
+from nasarena.training.checkpoint import CHECKPOINT_FILE  # noqa: E402
+from nasarena.training.data import Cifar10, Split  # noqa: E402
+from nasarena.training.loop import TrainingRecord, seeded_network, train  # noqa: E402
+from nasarena.training.optim import TFRMSprop  # noqa: E402
+from nasarena.training.protocols import protocol  # noqa: E402
+
+torch.set_num_threads(1)
+
+
+def _split(count: int, seed: int) -> Split:
+    """Learnable synthetic images: the label sets the mean brightness of one channel."""
+    generator = torch.Generator().manual_seed(seed)
+    labels = torch.arange(count) % 10
+    images = torch.randint(0, 128, (count, 3, 8, 8), generator=generator, dtype=torch.uint8)
+    images[:, 0] += (labels * 12).to(torch.uint8).view(-1, 1, 1)
+    return Split(images=images, labels=labels.to(torch.int64))
+
+
+def _data() -> Cifar10:
+    from pathlib import Path
+
+    return Cifar10(train=_split(200, 0), valid=_split(50, 1), test=_split(50, 2), image_size=8, subset=None,
+                   source=Path("synthetic"), mean=(0.4, 0.25, 0.25), std=(0.25, 0.25, 0.25))
+
+
+def _network(seed: int = 0):
+    def build():
+        return torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8), torch.nn.ReLU(),
+                                   torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(), torch.nn.Linear(8, 10))
+
+    return seeded_network(build, seed)
+
+
+QUICK = protocol("nb101").replace(batch_size=32, epochs=4)
+
+
+def test_presets_follow_the_papers():
+    nb101, nb201, nb301 = protocol("nb101"), protocol("nb201"), protocol("nb301")
+    assert (nb101.optimizer, nb101.learning_rate, nb101.batch_size, nb101.weight_decay) == ("rmsprop_tf", 0.2, 256, 1e-4)
+    assert (nb101.rmsprop_decay, nb101.momentum, nb101.rmsprop_epsilon, nb101.budgets) == (0.9, 0.9, 1.0,
+                                                                                         (4, 12, 36, 108))
+    assert (nb201.optimizer, nb201.nesterov, nb201.learning_rate, nb201.weight_decay, nb201.epochs) == (
+        "sgd", True, 0.1, 5e-4, 200)
+    assert (nb301.learning_rate, nb301.weight_decay, nb301.cutout, nb301.epochs) == (0.025, 3e-4, 16, 100)
+    assert nb301.drop_path > 0 and not nb301.nesterov
+    # cosine to 0 over the budget, per step
+    assert nb101.learning_rate_at(0, 0, 10, 4) == pytest.approx(0.2)
+    assert nb101.learning_rate_at(2, 0, 10, 4) == pytest.approx(0.1)
+    assert nb101.learning_rate_at(4, 0, 10, 4) == pytest.approx(0.0)
+
+
+def test_protocol_overrides_are_checked():
+    assert protocol("nb201").with_settings(["learning_rate=0.05", "nesterov=false"]).learning_rate == 0.05
+    with pytest.raises(InvalidSettingError, match="batch_size"):
+        protocol("nb101").replace(batch_size=0)
+    with pytest.raises(UnknownNameError, match="did you mean"):
+        protocol("nb101").replace(learnin_rate=0.1)
+    with pytest.raises(UnknownNameError):
+        protocol("nb999")
+    with pytest.raises(InvalidSettingError, match="KEY=VALUE"):
+        protocol("nb101").with_settings(["learning_rate"])
+
+
+def test_tf_rmsprop_matches_the_tensorflow_update():
+    weight = torch.nn.Parameter(torch.tensor([1.0, -2.0]))
+    optimizer = TFRMSprop([weight], lr=0.2, decay=0.9, momentum=0.9, epsilon=1.0, weight_decay=1e-4)
+    ms, mom, w = [1.0, 1.0], [0.0, 0.0], [1.0, -2.0]
+    for gradient in ([0.5, -1.0], [0.3, 0.2]):
+        weight.grad = torch.tensor(gradient)
+        optimizer.step()
+        for i in range(2):
+            g = gradient[i] + 1e-4 * w[i]
+            ms[i] = 0.9 * ms[i] + 0.1 * g * g
+            mom[i] = 0.9 * mom[i] + 0.2 * g / math.sqrt(ms[i] + 1.0)
+            w[i] -= mom[i]
+    assert weight.detach().tolist() == pytest.approx(w, rel=1e-6)
+
+
+def test_training_is_deterministic_and_learns(tmp_path):
+    first = train(_network(), _data(), QUICK, seed=3, progress=False)
+    second = train(_network(), _data(), QUICK, seed=3, progress=False)
+    assert isinstance(first, TrainingRecord) and first.complete and len(first.epochs) == 4
+    strip = [{k: v for k, v in vars(e).items() if "seconds" not in k and k != "images_per_second"}
+             for e in first.epochs]
+    assert strip == [{k: v for k, v in vars(e).items() if "seconds" not in k and k != "images_per_second"}
+                     for e in second.epochs]
+    assert first.final.train_accuracy > 0.1 and first.epochs[-1].learning_rate < first.epochs[0].learning_rate
+    assert first.parameters == sum(p.numel() for p in _network().parameters()) and first.flops > 0
+    assert first.halfway.epoch == 2
+
+
+def test_resume_after_a_stop_equals_the_uninterrupted_run(tmp_path):
+    whole = train(_network(), _data(), QUICK, seed=5, progress=False)
+    stopped = train(_network(), _data(), QUICK, seed=5, out_dir=tmp_path, stop_after_epoch=2, progress=False)
+    assert len(stopped.epochs) == 2 and not stopped.complete
+    resumed = train(_network(), _data(), QUICK, seed=5, out_dir=tmp_path, progress=False)
+    assert [e.test_loss for e in resumed.epochs] == [e.test_loss for e in whole.epochs]
+    assert [e.valid_accuracy for e in resumed.epochs] == [e.valid_accuracy for e in whole.epochs]
+    assert (tmp_path / "record.json").exists()
+    again = train(_network(), _data(), QUICK, seed=5, out_dir=tmp_path, progress=False)  # finished: no retraining
+    assert again.epochs == resumed.epochs
+
+
+def test_checkpoint_of_other_settings_is_refused_and_kept(tmp_path):
+    train(_network(), _data(), QUICK, seed=1, out_dir=tmp_path, stop_after_epoch=1, progress=False)
+    before = (tmp_path / CHECKPOINT_FILE).read_bytes()
+    with pytest.raises(InvalidSettingError, match="learning_rate"):
+        train(_network(), _data(), QUICK.replace(learning_rate=0.1), seed=1, out_dir=tmp_path, progress=False)
+    with pytest.raises(InvalidSettingError, match="seed"):
+        train(_network(), _data(), QUICK, seed=2, out_dir=tmp_path, progress=False)
+    assert (tmp_path / CHECKPOINT_FILE).read_bytes() == before
+    (tmp_path / CHECKPOINT_FILE).write_bytes(b"garbage")
+    with pytest.raises(DataFileError, match="not a readable"):
+        train(_network(), _data(), QUICK, seed=1, out_dir=tmp_path, progress=False)
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(InvalidSettingError, match="epochs"):
+        train(_network(), _data(), QUICK, seed=0, epochs=0)
+    with pytest.raises(InvalidSettingError, match="seed"):
+        train(_network(), _data(), QUICK, seed=-1)
+    with pytest.raises(InvalidSettingError, match="device"):
+        train(_network(), _data(), QUICK, seed=0, device="tpu")
