@@ -112,17 +112,10 @@ class OneShotSearch:
                                       mean=self.data.mean, std=self.data.std, cutout=s.cutout):
             train = (images.to(self.device), labels.to(self.device))
             valid = next(valid_stream) if valid_stream is not None else None
-            self.architecture_step(epoch, train, valid)
-            path = self.training_path(epoch)
-            self.weight_optimizer.zero_grad(set_to_none=True)
-            logits = self.supernet(train[0], path)
-            loss = self.loss(logits, train[1])
-            loss.backward()
-            nn.utils.clip_grad_norm_(self.supernet.parameters(), s.grad_clip)
-            self.weight_optimizer.step()
-            wrong += int((logits.argmax(1) != train[1]).sum())
+            loss, errors = self.train_step(epoch, train, valid)
+            wrong += errors
             seen += len(train[1])
-            loss_sum += loss.item() * len(train[1])
+            loss_sum += loss * len(train[1])
         self.scheduler.step()
         search_seconds = time.perf_counter() - start
         arch = self.final_architecture(epoch)
@@ -136,6 +129,18 @@ class OneShotSearch:
             test_regret=found.test_regret, learning_rate=learning_rate, search_seconds=search_seconds,
             seconds=time.perf_counter() - start,
         )
+
+    def train_step(self, epoch: int, train: Batch, valid: Batch | None) -> tuple[float, int]:
+        """One architecture step and one weight step; the training batch's loss and number of errors."""
+        self.architecture_step(epoch, train, valid)
+        path = self.training_path(epoch)
+        self.weight_optimizer.zero_grad(set_to_none=True)
+        logits = self.supernet(train[0], path)
+        loss = self.loss(logits, train[1])
+        loss.backward()
+        nn.utils.clip_grad_norm_(self.supernet.parameters(), self.settings.grad_clip)
+        self.weight_optimizer.step()
+        return loss.item(), int((logits.argmax(1) != train[1]).sum())
 
     def _validation_stream(self) -> Iterator[Batch]:
         """Shuffled validation batches for the architecture steps, cycling as long as needed."""
