@@ -112,3 +112,34 @@ def test_the_runner_runs_rs_and_re_on_space_3(tmp_path):
     again = CliRunner().invoke(app, ["run", "--benchmark", "nb1shot1-3", "--optimizers", "re,rs", "--budget", "3e4",
                                      "--seeds", "0-1", "--jobs", "1", "--out", str(tmp_path)])
     assert again.exit_code == 0 and "4 already in" in again.output
+
+
+def test_an_imported_official_store_answers_with_its_trials_and_budgets(tmp_path):
+    """``path=`` selects the imported 3-trial NB101 data; a cell it lacks is NaN, the optimum its best."""
+    from nasarena.benchmarks.nb101_store import convert
+    from nasarena.io.nb101_records import EvaluationData, ModelMetrics, NB101Record, serialize_record
+    from nasarena.io.tfrecord import write_records
+
+    space = search_space("nb1shot1-1")
+    good, bad = space.enumerate(loose_ends=False)[0], space.enumerate(loose_ends=False)[1]
+
+    def records():
+        for accuracy, arch in ((0.93, good), (0.91, bad)):
+            cell = arch.to_cell()
+            for budget in (4, 12, 36, 108):
+                for trial in range(3):
+                    final = accuracy - 0.001 * trial - 0.01 * (108 - budget) / 108
+                    evaluations = (EvaluationData(0, 0, 0.1, 0.1, 0.1), EvaluationData(budget / 2, 1.0, 0.5, 0.5, 0.5),
+                                   EvaluationData(budget, 10.0 * budget, 1.0, final, final - 0.002))
+                    yield serialize_record(NB101Record(cell.hash, budget, cell.matrix, cell.ops,
+                                                       ModelMetrics(evaluations, 1234, 1.0)))
+
+    write_records(tmp_path / "full.tfrecord", records())
+    convert(tmp_path / "full.tfrecord", tmp_path / "store")
+    bench = benchmark("nb1shot1-1", path=str(tmp_path / "store"))
+    assert bench.nb101.name == "nb101" and bench.fidelities == (4, 12, 36, 108)
+    assert bench.query(good, 108, trial=2).valid_accuracy == pytest.approx(0.928)
+    assert bench.query(good, 4, trial=0).cost_seconds == pytest.approx(40.0)
+    assert bench.optimum() == pytest.approx(0.93 - 0.001 - 0.002)  # mean over the trials of the best cell
+    assert bench.optimum() - bench.final_test_accuracy(bad) == pytest.approx(0.02)
+    assert np.isnan(bench.final_test_accuracy(space.enumerate(loose_ends=False)[2]))
