@@ -1,8 +1,6 @@
 """The exact networks of issue 13: parameter parity with the spaces' counts and the real data."""
 
-import contextlib
 import csv
-from unittest import mock
 
 import numpy as np
 import pytest
@@ -17,6 +15,7 @@ from nasarena.spaces.nb201.network import flops as nb201_flops  # noqa: E402
 from nasarena.spaces.nb201.network import trainable_parameters as nb201_parameters  # noqa: E402
 from nasarena.spaces.nb201.space import NB201Space  # noqa: E402
 from nasarena.training import build_network, count_flops, count_parameters  # noqa: E402
+from nasarena.training.networks.counting import shapes_only  # noqa: E402
 from nasarena.training.networks.ops import ConvBnRelu, MaxPool3x3, nb101_op  # noqa: E402
 
 from conftest import SHARED_DATA  # noqa: E402
@@ -43,16 +42,6 @@ GDAS = ("Genotype(normal=[('skip_connect', 0), ('skip_connect', 1), ('skip_conne
         "normal_concat=[2, 3, 4, 5], reduce=[('sep_conv_5x5', 0), ('sep_conv_3x3', 1), ('sep_conv_5x5', 2), "
         "('sep_conv_5x5', 1), ('dil_conv_5x5', 2), ('sep_conv_3x3', 1), ('sep_conv_5x5', 0), "
         "('sep_conv_5x5', 1)], reduce_concat=[2, 3, 4, 5])")
-
-
-@contextlib.contextmanager
-def shapes_only():
-    """Build on the meta device without weight initialisation: the counts need shapes only."""
-    with contextlib.ExitStack() as stack:
-        for layer in (torch.nn.Conv2d, torch.nn.Linear, torch.nn.modules.batchnorm._NormBase):
-            stack.enter_context(mock.patch.object(layer, "reset_parameters", lambda self: None))
-        stack.enter_context(torch.device("meta"))
-        yield
 
 
 def test_nb101_ops_follow_the_original_conventions():
