@@ -154,6 +154,8 @@ def test_bad_settings():
         quick_settings().replace(chanels=3)
     with pytest.raises(InvalidSettingError, match="channels"):
         SearchSettings(channels=0)
+    with pytest.raises(InvalidSettingError, match="need a tabular NB101 benchmark"):
+        Nb101Lookup(SPACE, "nb201-cifar10")
     assert SearchSettings(optimizer="random-ws").batch_size == 64
     assert SearchSettings(optimizer="enas").samples == 100 and SearchSettings().batch_size == 96
 

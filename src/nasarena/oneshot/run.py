@@ -77,7 +77,7 @@ def run_search(settings: SearchSettings, seed: int, run_dir: str | Path, *, data
     records: list[EpochRecord] = []
     checkpoint = run_dir / CHECKPOINT_FILE
     if checkpoint.exists():
-        state = torch.load(checkpoint, map_location=search.device, weights_only=True)
+        state = torch.load(checkpoint, map_location="cpu", weights_only=True)  # generator states stay on the CPU
         search.load_state_dict(state["search"])
         records = [EpochRecord.from_dict(r) for r in state["records"]]
     else:
