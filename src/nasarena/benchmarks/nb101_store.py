@@ -5,7 +5,8 @@ checks every record (CRCs, JSON, protobuf, and the record's hash against our own
 cell) and writes one dense float32 array: unique cells (sorted-hash order) x budgets
 {4, 12, 36, 108} x trials 3 x {end, halfway} x metrics. The store is written to a temporary
 directory that replaces ``DIR`` only when complete, so a crash or a bad record leaves nothing
-partial behind. Loading memory-maps the array: well under a second and little resident memory.
+partial behind. ``DIR`` is replaced only when it is absent or an earlier store (it holds the
+``store.json`` manifest); any other file or folder, and a ``DIR`` holding the source, is refused. Loading memory-maps the array: well under a second and little resident memory.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ def _stage_metrics(evaluation) -> tuple[float, float, float, float]:
 def convert(source: Path, out: Path) -> ImportSummary:
     """Convert an official NB101 TFRecord file into a store directory at ``out``."""
     start = time.perf_counter()
+    _check_destination(Path(source), Path(out))
     budget_index = {epochs: i for i, epochs in enumerate(FIDELITIES)}
     values = np.full((NUM_UNIQUE_CELLS, len(FIDELITIES), NUM_TRIALS, 2, len(METRICS)), np.nan, dtype=np.float32)
     parameters = np.zeros(NUM_UNIQUE_CELLS, dtype=np.int64)
@@ -85,10 +87,57 @@ def convert(source: Path, out: Path) -> ImportSummary:
         parameters[row] = record.metrics.trainable_parameters
         trials_seen[row, budget] = trial + 1
         records += 1
+    if records == 0:
+        raise RecordImportError(f"{source} holds no records: nothing to import")
     present = trials_seen.any(axis=0)  # nasbench_only108 holds the 108-epoch budget only
     budgets = tuple(epochs for epochs, keep in zip(FIDELITIES, present) if keep)
-    _write_store(out, values[:, present], parameters, budgets, source, records)
+    _write_store(out, values[:, present], parameters, budgets, source, records,
+                 _missing(trials_seen[:, present], budgets))
     return ImportSummary(records=records, cells=len(verified), seconds=time.perf_counter() - start, out=out)
+
+
+def _missing(trials_seen: np.ndarray, budgets: tuple[int, ...]) -> dict:
+    """What a complete official file would hold and this one does not (a truncated or partial
+    file imports, but every query and ``describe()`` must be able to say what is absent)."""
+    absent_cells = int((trials_seen.sum(axis=1) == 0).sum())
+    held = trials_seen.sum(axis=1) > 0
+    return {
+        "cells": absent_cells,
+        "cell_budgets": int(((trials_seen == 0) & held[:, None]).sum()),
+        "trials": int((NUM_TRIALS - trials_seen[held]).sum()),
+        "budgets": list(budgets),
+    }
+
+
+def describe_missing(missing: dict | None) -> str:
+    """One line on what a store lacks ("" when it holds every cell, budget and trial)."""
+    if not missing or not (missing["cells"] or missing["trials"]):
+        return ""
+    return (f"{missing['cells']:,} of {NUM_UNIQUE_CELLS:,} cells are absent (NaN), and {missing['trials']:,} trials "
+            f"of the cells present ({missing['cell_budgets']:,} cell budgets without any trial)")
+
+
+def is_store(path: Path) -> bool:
+    """Whether ``path`` is a store written by ``convert`` (a folder with a readable manifest)."""
+    try:
+        manifest = json.loads((Path(path) / MANIFEST_FILE).read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(manifest, dict) and "format" in manifest
+
+
+def _check_destination(source: Path, out: Path) -> None:
+    """Refuse an ``out`` that is not ours to replace: a file, a folder that is not a store, or
+    one that holds ``source`` (replacing it would delete the data being imported)."""
+    from ..errors import OutputError
+
+    target, origin = out.resolve(), source.resolve()
+    if origin == target or target in origin.parents:
+        raise OutputError(f"--out {out} holds the source file {source}; choose another directory")
+    replaceable = out.is_dir() and (is_store(out) or not any(out.iterdir()))
+    if out.is_symlink() or (out.exists() and not replaceable):
+        raise OutputError(f"--out {out} exists and is not an NB101 store (no {MANIFEST_FILE}); nasarena replaces "
+                          "only its own stores: choose a new or empty path")
 
 
 def _verified_row(record, offset: int) -> int:
@@ -114,11 +163,17 @@ def _sha256(path: Path) -> str:
 
 
 def _write_store(
-    out: Path, values: np.ndarray, parameters: np.ndarray, budgets: tuple[int, ...], source: Path, records: int
+    out: Path, values: np.ndarray, parameters: np.ndarray, budgets: tuple[int, ...], source: Path, records: int,
+    missing: dict,
 ) -> None:
+    from ..errors import OutputError
+
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
+    except OSError as error:
+        raise OutputError(f"cannot write the store next to {out}: {error.strerror or error}") from None
     try:
         np.save(staging / VALUES_FILE, values)
         np.save(staging / PARAMETERS_FILE, parameters)
@@ -128,6 +183,7 @@ def _write_store(
             "records": records,
             "budgets": list(budgets),
             "trials": NUM_TRIALS,
+            "missing": missing,
             "metrics": list(METRICS),
             "files": {name: _sha256(staging / name) for name in (VALUES_FILE, PARAMETERS_FILE)},
         }
@@ -139,6 +195,9 @@ def _write_store(
             shutil.rmtree(retired)
         else:
             os.replace(staging, out)
+    except OSError as error:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise OutputError(f"cannot write the store {out}: {error.strerror or error}") from None
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -153,21 +212,28 @@ def load_store(path, verify: bool = False, seed: int = 0, compatible_random_stre
     try:
         manifest = json.loads((path / MANIFEST_FILE).read_text())
     except FileNotFoundError:
-        raise FileNotFoundError(f"{path} is not an NB101 store (no {MANIFEST_FILE}); "
-                                "create one with `nasarena nb101 import`") from None
-    if manifest.get("format") != STORE_FORMAT:
-        raise ValueError(f"{path}: store format {manifest.get('format')} is not supported (expected {STORE_FORMAT})")
+        raise DataFileError(f"{path} is not an NB101 store (no {MANIFEST_FILE}); "
+                            "create one with `nasarena nb101 import`") from None
+    except (OSError, ValueError) as error:
+        raise DataFileError(f"{path / MANIFEST_FILE} cannot be read: {error}") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != STORE_FORMAT:
+        found = manifest.get("format") if isinstance(manifest, dict) else None
+        raise DataFileError(f"{path}: store format {found} is not supported (expected {STORE_FORMAT})")
     if verify:
         for name, expected in manifest["files"].items():
             if _sha256(path / name) != expected:
-                raise ValueError(f"{path / name} is corrupted: its sha256 differs from {MANIFEST_FILE}")
-    values = np.load(path / VALUES_FILE, mmap_mode="r")
-    parameters = np.load(path / PARAMETERS_FILE)
-    budgets = tuple(manifest["budgets"])
+                raise DataFileError(f"{path / name} is corrupted: its sha256 differs from {MANIFEST_FILE}")
+    try:
+        values = np.load(path / VALUES_FILE, mmap_mode="r")
+        parameters = np.load(path / PARAMETERS_FILE)
+        budgets = tuple(manifest["budgets"])
+    except (OSError, ValueError, KeyError) as error:
+        raise DataFileError(f"{path}: the store cannot be read ({error}); import it again") from None
     expected_shape = (NUM_UNIQUE_CELLS, len(budgets), NUM_TRIALS, 2, len(METRICS))
     if values.shape != expected_shape or values.dtype != np.float32:
-        raise ValueError(f"{path / VALUES_FILE}: shape {values.shape} {values.dtype}, expected {expected_shape} float32")
+        raise DataFileError(f"{path / VALUES_FILE}: shape {values.shape} {values.dtype}, expected {expected_shape} float32")
     data = TabularData(values, budgets, parameters)
+    missing = describe_missing(manifest.get("missing"))
     description = Description(
         name="nb101",
         version=f"store-{STORE_FORMAT}",
@@ -175,8 +241,9 @@ def load_store(path, verify: bool = False, seed: int = 0, compatible_random_stre
         fidelities=budgets,
         trials=NUM_TRIALS,
         metrics=("train_accuracy", "valid_accuracy", "test_accuracy", "cost_seconds", "trainable_parameters"),
-        real=f"every value, imported from {manifest['source']} ({manifest['records']:,} records)",
-        modelled="nothing",
+        real=(f"{'the values present' if missing else 'every value'}, imported from {manifest['source']} "
+              f"({manifest['records']:,} records)"),
+        modelled="nothing" + (f"; incomplete store: {missing}" if missing else ""),
         provenance=f"official NAS-Bench-101 file {manifest['source']}, converted by `nasarena nb101 import`",
     )
     return NB101Benchmark("nb101", description.version, data, description, seed=seed,
