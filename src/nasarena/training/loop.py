@@ -146,6 +146,10 @@ def train(
     settings = _settings(network, data, protocol, budget, seed)
     parameters = sum(p.numel() for p in network.parameters() if p.requires_grad)
     flops = _flops(network, data.image_size)
+    if protocol.batch_norm_momentum is not None:
+        for module in network.modules():
+            if isinstance(module, torch.nn.modules.batchnorm._BatchNorm):
+                module.momentum = protocol.batch_norm_momentum
     network.to(device)
     optimizer = _optimizer(network, protocol)
     records: list[EpochRecord] = []
