@@ -137,9 +137,9 @@ def test_a_single_fidelity_is_a_clear_error(name):
 
 def test_optimizers_declare_that_they_need_fidelities():
     space = ToySpace((2,))
-    assert make("hb", space, fidelities=(1, 3)).needs_fidelities
-    assert make("bohb", space, fidelities=(1, 3)).needs_fidelities
-    assert not getattr(make("rs", space), "needs_fidelities", False)
+    assert make("hb", space, fidelities=(1, 3)).multi_fidelity
+    assert make("bohb", space, fidelities=(1, 3)).multi_fidelity
+    assert not make("rs", space).multi_fidelity
 
 
 @pytest.mark.parametrize("categories", [2, 3, 5])

@@ -14,7 +14,7 @@ def test_registry_knows_the_optimizers():
     assert set(OPTIMIZERS) <= {entry.name for entry in available()}
     with pytest.raises(KeyError, match="unknown optimizer 'sgd'"):
         make("sgd", None)
-    with pytest.raises(TypeError, match="bad settings for optimizer 're'"):
+    with pytest.raises(KeyError, match="unknown setting 'popsize' of optimizer 're'; did you mean population_size"):
         make("re", None, popsize=3)
 
 

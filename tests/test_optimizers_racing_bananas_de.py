@@ -86,7 +86,7 @@ def test_irace_defaults_follow_irace():
     assert make("irace", nb201).elites == 4  # floor(2 + log2 6)
     with pytest.raises(ValueError, match="below irace's minimum budget 200"):
         make("irace", nb201, max_experiments=199)
-    with pytest.raises(ValueError, match="elites must be at least 2"):
+    with pytest.raises(ValueError, match="elites=1 is too small; elites must be a whole number >= 2"):
         make("irace", nb201, elites=1)
     with pytest.raises(ValueError, match="confidence"):
         make("irace", nb201, confidence=1.0)
@@ -138,7 +138,7 @@ def test_irace_replaces_invalid_cells_before_the_first_test(lite):
     race = optimizer.race
     size = len(race.candidates)
     trial = optimizer.ask()
-    _, index, _ = optimizer._pending[id(trial)]
+    _, index, _ = optimizer._pending[trial.number]
     optimizer.tell(trial, Observation(0.0, 0.0, valid=False))
     assert not race.alive[index] and not race.candidates[index].valid
     assert len(race.candidates) == size + 1 and race.alive[-1]
@@ -270,13 +270,13 @@ def test_de_rand_1_bin_and_greedy_selection(nb201):
     take[rng.integers(6)] = True
     expected = np.clip(np.where(take, a + 0.5 * (b - c), population[0]), 0, 1)
     trial = optimizer.ask()
-    vector = optimizer._pending[id(trial)][1]
+    vector = optimizer._pending[trial.number][1]
     np.testing.assert_allclose(vector, expected)
     assert trial.arch == optimizer.decode(expected)
     optimizer.tell(trial, Observation(0.49, 1.0))  # worse than target 0: rejected
     np.testing.assert_array_equal(optimizer.vectors, population)
     trial = optimizer.ask()  # target 1
-    vector = optimizer._pending[id(trial)][1]
+    vector = optimizer._pending[trial.number][1]
     optimizer.tell(trial, Observation(0.6, 1.0))  # as good as target 1: replaces it
     np.testing.assert_array_equal(optimizer.vectors[1], vector)
     assert optimizer.scores.tolist() == [0.5, 0.6, 0.7, 0.8]

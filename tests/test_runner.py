@@ -28,10 +28,10 @@ class Scripted(Optimizer):
         self.cells = list(cells)
         self.told: list[Observation] = []
 
-    def ask(self):
+    def _ask(self, number):
         return Trial(self.cells.pop(0))
 
-    def tell(self, trial, observation):
+    def _tell(self, trial, observation):
         self.told.append(observation)
 
 

@@ -37,10 +37,11 @@ def test_smac_is_registered_with_the_nb101_papers_settings(lite):
 
 
 @pytest.mark.parametrize("settings, message", [
-    ({"repeated_evaluations": 0}, "repeated_evaluations must be an integer >= 1"),
-    ({"n_trees": 0}, "n_trees must be an integer >= 1"),
-    ({"random_fraction": 1.5}, "random_fraction must be in \\[0, 1\\]"),
-    ({"retrain_after": 2.5}, "retrain_after must be an integer >= 1"),
+    ({"repeated_evaluations": 0}, "'smac': setting repeated_evaluations=0 is too small; repeated_evaluations must "
+                                  "be a whole number >= 1"),
+    ({"n_trees": 0}, "n_trees=0 is too small; n_trees must be a whole number >= 1"),
+    ({"random_fraction": 1.5}, "random_fraction=1.5 is too large; random_fraction must be a number in \\[0, 1\\]"),
+    ({"retrain_after": 2.5}, "retrain_after=2.5 is not a whole number; retrain_after must be a whole number >= 1"),
     ({"encoding": "path"}, "unknown NB101 config encoding 'path'"),
 ])
 def test_smac_rejects_bad_settings(lite, settings, message):

@@ -47,9 +47,11 @@ class OutputError(NasarenaError, OSError):
     """An output location that nasarena must not or cannot write (not ours, read-only, full)."""
 
 
-def unknown_name(kind: str, name: object, available: Iterable[str]) -> UnknownNameError:
-    """The one "unknown X" error: names the kind, the bad name, close matches and every choice."""
+def unknown_name(kind: str, name: object, available: Iterable[str], owner: str = "") -> UnknownNameError:
+    """The one "unknown X" error: names the kind, the bad name (and whose it is, e.g. "of optimizer
+    're'"), close matches and every choice."""
     choices = sorted(available)
     close = difflib.get_close_matches(str(name), choices, n=3)
     hint = f"; did you mean {', '.join(close)}?" if close else ""
-    return UnknownNameError(f"unknown {kind} {name!r}{hint} (available: {', '.join(choices)})")
+    owner = f" {owner}" if owner else ""
+    return UnknownNameError(f"unknown {kind} {name!r}{owner}{hint} (available: {', '.join(choices)})")

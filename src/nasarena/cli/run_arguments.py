@@ -231,7 +231,7 @@ def check_optimizer_construction(specs) -> None:
         checked.add(key)
         bench = _benchmark(spec.benchmark, spec.benchmark_options)
         settings = dict(spec.optimizer_settings)
-        if getattr(REGISTRY[spec.optimizer].factory, "needs_fidelities", False):
+        if REGISTRY[spec.optimizer].factory.multi_fidelity:
             settings.setdefault("fidelities", bench.fidelities)
         try:
             make(spec.optimizer, bench.space, seed=0, **settings)

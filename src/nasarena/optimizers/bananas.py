@@ -38,7 +38,7 @@ import warnings
 
 import numpy as np
 
-from .base import Observation, Optimizer, Trial, register
+from .base import Observation, Optimizer, Setting, Trial, register
 
 ACQUISITIONS = ("its", "ucb")
 #: The original meta neural network: 10 layers of width 20.
@@ -105,7 +105,22 @@ def _supported_encoding(space) -> str:
 
 @register("bananas", "BANANAS: path encoding, 5-MLP ensemble, Thompson sampling over mutations of the best")
 class Bananas(Optimizer):
-    def __init__(self, space, seed=0, num_init: int = 10, retrain_every: int = 10, num_candidates: int = 100,
+    SETTINGS = {
+        "num_init": Setting(int, "random architectures before the first predictor", low=1),
+        "retrain_every": Setting(int, "results between retrainings of the ensemble (the original's batch)", low=1),
+        "num_candidates": Setting(int, "mutations scored by the acquisition per pool", low=1),
+        "num_parents": Setting(int, "best architectures the pool's mutations start from", low=1),
+        "ensemble_size": Setting(int, "MLPs in the ensemble (at least 2 for an uncertainty estimate)", low=2),
+        "acquisition": Setting(str, "its: independent Thompson sampling; ucb: mean + ucb_beta * std",
+                               choices=ACQUISITIONS),
+        "ucb_beta": Setting(float, "weight of the standard deviation in the ucb acquisition", low=0),
+        "epochs": Setting(int, "training epochs of each MLP at most", low=1),
+        "batch_size": Setting(int, "minibatch size of the MLPs' training", low=1),
+        "encoding": Setting(str, "the predictor's input encoding (default: path where the space has it)",
+                            optional=True),
+    }
+
+    def __init__(self, space, seed=0, *, num_init: int = 10, retrain_every: int = 10, num_candidates: int = 100,
                  num_parents: int = 2, ensemble_size: int = 5, acquisition: str = "its", ucb_beta: float = 0.5,
                  epochs: int = 200, batch_size: int = 200, encoding: str | None = None):
         super().__init__(space, seed)
@@ -120,13 +135,6 @@ class Bananas(Optimizer):
         self.ucb_beta = ucb_beta
         self.epochs = epochs
         self.batch_size = batch_size
-        for name in ("num_init", "retrain_every", "num_candidates", "num_parents", "epochs", "batch_size"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
-        if ensemble_size < 2:
-            raise ValueError(f"ensemble_size must be at least 2 for an uncertainty estimate, got {ensemble_size}")
-        if acquisition not in ACQUISITIONS:
-            raise ValueError(f"acquisition must be one of {ACQUISITIONS}, got {acquisition!r}")
         self.archs: list = []
         self.encodings: list[np.ndarray] = []
         self.accuracies: list[float] = []
@@ -134,17 +142,9 @@ class Bananas(Optimizer):
         self.ensemble: PredictorEnsemble | None = None
         self.trained_on = 0
         self.proposals: list = []
-        self._asked = 0
 
-    def settings(self) -> dict:
-        return {"num_init": self.num_init, "retrain_every": self.retrain_every, "num_candidates": self.num_candidates,
-                "num_parents": self.num_parents, "ensemble_size": self.ensemble_size,
-                "acquisition": self.acquisition, "ucb_beta": self.ucb_beta, "epochs": self.epochs,
-                "batch_size": self.batch_size, "encoding": self.encoding}
-
-    def ask(self) -> Trial:
-        self._asked += 1
-        if self._asked <= self.num_init or not self.accuracies:
+    def _ask(self, number: int) -> Trial:
+        if number < self.num_init or not self.accuracies:
             arch = self.space.sample(self.rng)
         else:
             if self.ensemble is None or len(self.accuracies) >= self.trained_on + self.retrain_every:
@@ -158,7 +158,7 @@ class Bananas(Optimizer):
         self.seen.add(self.space.identity(arch))
         return Trial(arch)
 
-    def tell(self, trial: Trial, observation: Observation) -> None:
+    def _tell(self, trial: Trial, observation: Observation) -> None:
         if not observation.valid:
             return
         self.archs.append(trial.arch)

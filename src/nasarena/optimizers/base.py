@@ -1,25 +1,53 @@
-"""The ask/tell optimizer interface and the optimizer registry.
+"""The ask/tell optimizer contract and the optimizer registry.
 
-Optimizers know nothing about the loop that drives them (like Optuna's samplers): ``ask``
-proposes a trial, ``tell`` reports what training it produced. What they are told is an
-:class:`Observation` — validation accuracy and cost only; test accuracy never reaches them.
+Optimizers know nothing about the loop that drives them (like Optuna's samplers). What they
+are told is an :class:`Observation` (validation accuracy and cost only; test accuracy never
+reaches them). The life of an optimizer, as the runner drives it:
+
+1. **Construction** ``Cls(space, seed=..., **settings)``. Every setting is an explicit keyword
+   parameter of ``__init__`` stored under the same attribute name (scikit-learn's ``get_params``
+   convention), so :meth:`Optimizer.settings` is read off the constructor and never written by
+   hand. Each setting's type, range and meaning are declared once, in the class's ``SETTINGS``
+   (a name -> :class:`Setting` table); constructing an optimizer checks the given settings
+   against it before ``__init__`` runs (the class's metaclass does it, so a directly built
+   optimizer is checked as one built by :func:`make`). Settings are keyword-only. Rules that
+   tie settings together (``tournament_size <= population_size``) stay in ``__init__``.
+2. **ask** is called whenever a worker is free, possibly several times before any ``tell``
+   (parallel workers). The base numbers the trial (0, 1, 2, ... in ask order), keeps it as
+   pending and calls the subclass's :meth:`Optimizer._ask` with that number, under which the
+   subclass keeps whatever per-trial state its ``_tell`` needs.
+3. **tell** is called once for every asked trial, in completion order (not ask order). The base
+   refuses a trial it did not hand out or that was already told (as Optuna's ``study.tell``
+   does), then calls :meth:`Optimizer._tell`.
+
+Capabilities are declared, not discovered: a multi-fidelity optimizer sets
+``multi_fidelity = True`` and takes a ``fidelities`` setting, which the runner fills with the
+benchmark's fidelities.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Callable
-from dataclasses import dataclass
+import inspect
+import math
+from abc import ABCMeta, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import ClassVar
 
 import numpy as np
+
+from ..errors import InvalidSettingError, NasarenaError, unknown_name
 
 
 @dataclass(frozen=True)
 class Trial:
-    """An architecture to evaluate at a fidelity (None: the benchmark's highest)."""
+    """An architecture to evaluate at a fidelity (None: the benchmark's highest).
+
+    ``number`` is given by :meth:`Optimizer.ask`; a subclass's ``_ask`` leaves it None."""
 
     arch: object
     fidelity: int | None = None
+    number: int | None = None
 
 
 @dataclass(frozen=True)
@@ -35,33 +63,178 @@ class Observation:
     valid: bool = True
 
 
-class Optimizer(ABC):
-    """An ask/tell NAS optimizer over a search space, seeded explicitly."""
+class TrialError(NasarenaError, ValueError):
+    """A ``tell`` of a trial the optimizer did not hand out, or one already told."""
 
-    name: str = "optimizer"
+
+@dataclass(frozen=True)
+class Setting:
+    """The contract of one constructor setting: its type, accepted range and meaning.
+
+    ``kind`` is ``int``, ``float``, ``bool``, ``str`` or ``list`` (a list of whole numbers,
+    e.g. fidelities); ``low``/``high`` bound numbers (each element of a list)
+    (``low_open``/``high_open`` make a bound exclusive); ``choices`` lists accepted strings;
+    ``optional`` accepts None (the default then decides)."""
+
+    kind: type
+    help: str
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    high_open: bool = False
+    choices: tuple[str, ...] | None = None
+    optional: bool = False
+
+    def accepted(self) -> str:
+        """The accepted values in words, for error messages and ``nasarena optimizers NAME``."""
+        if self.choices is not None:
+            text = "one of " + ", ".join(self.choices)
+        elif self.kind is bool:
+            text = "true or false"
+        elif self.kind is list:
+            text = "a list of whole numbers" + (f" >= {_number(self.low)}" if self.low is not None else "")
+        else:
+            noun = "a whole number" if self.kind is int else "a number"
+            if self.low is not None and self.high is not None:
+                text = f"{noun} in {'(' if self.low_open else '['}{_number(self.low)}, " \
+                       f"{_number(self.high)}{')' if self.high_open else ']'}"
+            elif self.low is not None:
+                text = f"{noun} {'>' if self.low_open else '>='} {_number(self.low)}"
+            elif self.high is not None:
+                text = f"{noun} {'<' if self.high_open else '<='} {_number(self.high)}"
+            else:
+                text = noun
+        return text + (" (or none)" if self.optional else "")
+
+    def problem(self, value: object) -> str | None:
+        """Why ``value`` is not accepted, or None when it is."""
+        if value is None:
+            return None if self.optional else "a value is required"
+        if self.kind is bool:
+            return None if isinstance(value, (bool, np.bool_)) else "not true/false"
+        if self.kind is list:
+            if not isinstance(value, (list, tuple, np.ndarray)) or len(value) == 0:
+                return "not a non-empty list"
+            element = Setting(int, self.help, low=self.low)
+            return next((f"holding {v!r}, {p}" for v in value if (p := element.problem(v)) is not None), None)
+        if self.kind is str:
+            if not isinstance(value, str):
+                return "not a string"
+            return None if self.choices is None or value in self.choices else "not a known choice"
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+            return "not a number"
+        if self.kind is int and not isinstance(value, (int, np.integer)):
+            return "not a whole number"
+        number = float(value)
+        if not math.isfinite(number):
+            return "not finite"
+        if self.low is not None and (number < self.low or (self.low_open and number == self.low)):
+            return "too small"
+        if self.high is not None and (number > self.high or (self.high_open and number == self.high)):
+            return "too large"
+        return None
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+class _SettingsChecked(ABCMeta):
+    """Checks an optimizer's keyword settings against its ``SETTINGS`` before ``__init__`` runs."""
+
+    def __call__(cls, space, seed: int | np.random.Generator = 0, **settings):
+        check_settings(cls, settings)
+        return super().__call__(space, seed, **settings)
+
+
+class Optimizer(metaclass=_SettingsChecked):
+    """An ask/tell NAS optimizer over a search space, seeded explicitly (see the module docstring)."""
+
+    name: ClassVar[str] = "optimizer"
+    #: Each constructor setting's type, range and meaning (keys: the ``__init__`` keywords).
+    SETTINGS: ClassVar[Mapping[str, Setting]] = {}
+    #: True for optimizers that schedule fidelities themselves (they take ``fidelities``).
+    multi_fidelity: ClassVar[bool] = False
 
     def __init__(self, space, seed: int | np.random.Generator = 0):
         self.space = space
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self._handed_out: dict[int, Trial] = {}
+        self._next_number = 0
 
-    @abstractmethod
+    # -- the public protocol (not overridden) ------------------------------------------------
+
     def ask(self) -> Trial:
-        """The next trial to evaluate."""
+        """The next trial to evaluate, numbered in ask order."""
+        number = self._next_number
+        trial = replace(self._ask(number), number=number)
+        self._next_number += 1
+        self._handed_out[number] = trial
+        return trial
 
-    @abstractmethod
     def tell(self, trial: Trial, observation: Observation) -> None:
-        """Report the outcome of an earlier ``ask``."""
+        """Report the outcome of an earlier ``ask``; each trial is told exactly once."""
+        if trial.number not in self._handed_out:
+            if isinstance(trial.number, int) and 0 <= trial.number < self._next_number:
+                raise TrialError(f"{self.name}: trial {trial.number} was already told")
+            raise TrialError(f"{self.name}: trial {trial.number} was not handed out by this optimizer's ask()")
+        del self._handed_out[trial.number]
+        self._tell(trial, observation)
 
     def settings(self) -> dict:
-        """The optimizer's settings (recorded with every trajectory)."""
-        return {}
+        """The constructor's settings as plain values (recorded with every trajectory)."""
+        return {name: _plain(getattr(self, name)) for name in setting_names(type(self))}
+
+    # -- what a subclass writes -------------------------------------------------------------
+
+    @abstractmethod
+    def _ask(self, number: int) -> Trial:
+        """Propose the trial that will carry ``number``. Called by :meth:`ask`; keep any state
+        ``_tell`` needs keyed by ``number``."""
+
+    @abstractmethod
+    def _tell(self, trial: Trial, observation: Observation) -> None:
+        """Learn from a finished trial (``trial.number`` is set). Called by :meth:`tell`, once per
+        trial, in completion order."""
+
+
+def setting_names(cls: type[Optimizer]) -> tuple[str, ...]:
+    """The constructor's keyword settings of an optimizer class (all but ``space`` and ``seed``)."""
+    parameters = inspect.signature(cls.__init__).parameters
+    return tuple(name for name in parameters if name not in ("self", "space", "seed"))
+
+
+def setting_defaults(cls: type[Optimizer]) -> dict[str, object]:
+    parameters = inspect.signature(cls.__init__).parameters
+    return {name: parameters[name].default for name in setting_names(cls)}
+
+
+def check_settings(cls: type[Optimizer], settings: Mapping[str, object]) -> None:
+    """Refuse an unknown setting or a value outside its declared range, naming the optimizer,
+    the setting and what is accepted."""
+    names = setting_names(cls)
+    for key, value in settings.items():
+        if key not in names:
+            raise unknown_name("setting", key, names, owner=f"of optimizer {cls.name!r}")
+        rule = cls.SETTINGS.get(key)
+        problem = None if rule is None else rule.problem(value)
+        if problem is not None:
+            raise InvalidSettingError(f"optimizer {cls.name!r}: setting {key}={value!r} is {problem}; "
+                                      f"{key} must be {rule.accepted()}")
+
+
+def _plain(value: object) -> object:
+    """A setting as a JSON-ready value (tuples and arrays as lists, numpy scalars as Python's)."""
+    if isinstance(value, (tuple, list, np.ndarray)):
+        return [_plain(v) for v in value]
+    return value.item() if isinstance(value, np.generic) else value
 
 
 @dataclass(frozen=True)
 class OptimizerEntry:
     name: str
     summary: str
-    factory: Callable[..., Optimizer]
+    factory: type[Optimizer]
 
 
 REGISTRY: dict[str, OptimizerEntry] = {}
@@ -80,16 +253,22 @@ def register(name: str, summary: str):
 
 def make(name: str, space, seed: int | np.random.Generator = 0, **settings) -> Optimizer:
     """An optimizer by registry name, with the papers' defaults unless ``settings`` override them."""
+    entry = _entry(name)
+    try:
+        return entry.factory(space, seed=seed, **settings)
+    except ValueError as error:  # a rule tying settings together
+        if isinstance(error, NasarenaError):
+            raise
+        raise InvalidSettingError(f"optimizer {name!r}: {error}") from None
+
+
+def _entry(name: str) -> OptimizerEntry:
     from . import catalogue  # noqa: F401  (registers the built-in optimizers)
 
     try:
-        entry = REGISTRY[name]
+        return REGISTRY[name]
     except KeyError:
-        raise KeyError(f"unknown optimizer {name!r}; available: {', '.join(sorted(REGISTRY))}") from None
-    try:
-        return entry.factory(space, seed=seed, **settings)
-    except TypeError as error:
-        raise TypeError(f"bad settings for optimizer {name!r}: {error}") from None
+        raise unknown_name("optimizer", name, REGISTRY) from None
 
 
 def available() -> list[OptimizerEntry]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 
-from .base import Observation, register
+from .base import Observation, Setting, register
 from .hyperband import Configuration, Hyperband
 
 
@@ -72,18 +72,21 @@ class BOHB(Hyperband):
     changes nothing. It is kept, and recorded, so that runs carry the NB101 paper's settings.
     """
 
-    def __init__(self, space, seed=0, fidelities=None, eta: int = 3, top_n_percent: float = 15,
+    SETTINGS = {
+        **Hyperband.SETTINGS,
+        "top_n_percent": Setting(float, "share of a budget's results (in %) that form the good density",
+                                 low=0, high=100, low_open=True, high_open=True),
+        "num_samples": Setting(int, "candidates drawn from the good density per proposal", low=1),
+        "random_fraction": Setting(float, "share of proposals drawn uniformly at random", low=0, high=1),
+        "bandwidth_factor": Setting(float, "widening of the sampling kernel of ordered dimensions", low=0,
+                                    low_open=True),
+        "min_bandwidth": Setting(float, "smallest kernel bandwidth", low=0, low_open=True),
+    }
+
+    def __init__(self, space, seed=0, *, fidelities=None, eta: int = 3, top_n_percent: float = 15,
                  num_samples: int = 4, random_fraction: float = 0.0, bandwidth_factor: float = 3.0,
                  min_bandwidth: float = 0.3):
-        super().__init__(space, seed, fidelities, eta)
-        if not 0 < top_n_percent < 100:
-            raise ValueError(f"top_n_percent must be in (0, 100), got {top_n_percent}")
-        if num_samples < 1:
-            raise ValueError(f"num_samples must be at least 1, got {num_samples}")
-        if not 0 <= random_fraction <= 1:
-            raise ValueError(f"random_fraction must be in [0, 1], got {random_fraction}")
-        if min_bandwidth <= 0 or bandwidth_factor <= 0:
-            raise ValueError("min_bandwidth and bandwidth_factor must be positive")
+        super().__init__(space, seed, fidelities=fidelities, eta=eta)
         self.top_n_percent = top_n_percent
         self.num_samples = num_samples
         self.random_fraction = random_fraction
@@ -93,11 +96,6 @@ class BOHB(Hyperband):
         self.min_points = len(self.dims) + 1  # the paper's N_min
         self._data: dict[int, tuple[list[np.ndarray], list[float]]] = {}
         self._fitted: tuple[tuple[int, int], CategoricalKDE, CategoricalKDE] | None = None
-
-    def settings(self) -> dict:
-        return {**super().settings(), "top_n_percent": self.top_n_percent, "num_samples": self.num_samples,
-                "random_fraction": self.random_fraction, "bandwidth_factor": self.bandwidth_factor,
-                "min_bandwidth": self.min_bandwidth}
 
     def model(self) -> tuple[int, CategoricalKDE, CategoricalKDE] | None:
         """(budget, good density, bad density) new configurations come from; None while still random."""

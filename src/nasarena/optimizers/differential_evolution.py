@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Observation, Optimizer, Trial, register
+from .base import Observation, Optimizer, Setting, Trial, register
 
 #: rand/1 needs the target plus three distinct other members.
 RAND1_MEMBERS = 4
@@ -31,15 +31,16 @@ RAND1_MEMBERS = 4
 
 @register("de", "differential evolution rand/1/bin on the [0,1] encoding (population 20, F 0.5, CR 0.5)")
 class DifferentialEvolution(Optimizer):
-    def __init__(self, space, seed=0, population_size: int = 20, mutation_factor: float = 0.5,
+    SETTINGS = {
+        "population_size": Setting(int, "members of the population (rand/1 needs the target and 3 others)",
+                                   low=RAND1_MEMBERS),
+        "mutation_factor": Setting(float, "F: scale of the difference vector", low=0, high=2, low_open=True),
+        "crossover_rate": Setting(float, "CR: probability of taking each coordinate from the mutant", low=0, high=1),
+    }
+
+    def __init__(self, space, seed=0, *, population_size: int = 20, mutation_factor: float = 0.5,
                  crossover_rate: float = 0.5):
         super().__init__(space, seed)
-        if population_size < RAND1_MEMBERS:
-            raise ValueError(f"population_size must be at least {RAND1_MEMBERS} for rand/1, got {population_size}")
-        if not 0.0 < mutation_factor <= 2.0:
-            raise ValueError(f"mutation_factor must be in (0, 2], got {mutation_factor}")
-        if not 0.0 <= crossover_rate <= 1.0:
-            raise ValueError(f"crossover_rate must be in [0, 1], got {crossover_rate}")
         self.population_size = population_size
         self.mutation_factor = mutation_factor
         self.crossover_rate = crossover_rate
@@ -50,15 +51,11 @@ class DifferentialEvolution(Optimizer):
         self._random_pending = 0
         self._pending: dict[int, tuple[int | None, np.ndarray]] = {}
 
-    def settings(self) -> dict:
-        return {"population_size": self.population_size, "mutation_factor": self.mutation_factor,
-                "crossover_rate": self.crossover_rate}
-
     def decode(self, vector: np.ndarray):
         """The architecture of a [0, 1] vector: each coordinate's equal-width bin."""
         return self.space.from_categorical(np.minimum((vector * self.dims).astype(int), self.dims - 1).tolist())
 
-    def ask(self) -> Trial:
+    def _ask(self, number: int) -> Trial:
         filling = len(self.vectors) + self._random_pending < self.population_size
         if filling or len(self.vectors) < RAND1_MEMBERS:
             target, vector = None, self.rng.random(len(self.dims))
@@ -68,7 +65,7 @@ class DifferentialEvolution(Optimizer):
             vector = self.trial_vector(target)
             self._next_target = target + 1
         trial = Trial(self.decode(vector))
-        self._pending[id(trial)] = (target, vector)
+        self._pending[number] = (target, vector)
         return trial
 
     def trial_vector(self, target: int) -> np.ndarray:
@@ -80,8 +77,8 @@ class DifferentialEvolution(Optimizer):
         take[self.rng.integers(len(self.dims))] = True
         return np.clip(np.where(take, mutant, self.vectors[target]), 0.0, 1.0)
 
-    def tell(self, trial: Trial, observation: Observation) -> None:
-        target, vector = self._pending.pop(id(trial))
+    def _tell(self, trial: Trial, observation: Observation) -> None:
+        target, vector = self._pending.pop(trial.number)
         score = observation.valid_accuracy if observation.valid else 0.0
         if target is None:
             self._random_pending -= 1

@@ -2,8 +2,10 @@
 
 A population of the most recent ``population_size`` evaluated architectures; each new child
 is a mutation of the best of ``tournament_size`` members sampled uniformly (with replacement,
-as the original code). Regularized evolution removes the *oldest* member when the population
-is full; the non-regularized variant removes the *worst*.
+as the original code). The mutation is the NB101 paper's (``mutation="paper"``: one edge or op
+drawn uniformly and changed, Supplement S2) unless ``mutation="rate"`` asks for the rate-based
+one of its Fig. 8 (middle), with ``mutation_rate``. Regularized evolution removes the *oldest*
+member when the population is full; the non-regularized variant removes the *worst*.
 """
 
 from __future__ import annotations
@@ -12,37 +14,54 @@ from collections import deque
 
 import numpy as np
 
-from .base import Observation, Optimizer, Trial, register
+from .base import Observation, Optimizer, Setting, Trial, register
+
+
+#: Mutation rules: the NB101 paper's single edit (the default) and the rate-based one.
+MUTATIONS = ("paper", "rate")
+
+
+def mutate(space, parent, rng: np.random.Generator, rule: str, rate: float):
+    """A child of ``parent`` by ``rule``. Spaces without a separate single-edit mutation
+    (NB201, DARTS, FBNet) already change one choice per mutation, so both rules use it there."""
+    if rule == "paper" and hasattr(space, "mutate_one_edit"):
+        return space.mutate_one_edit(parent, rng)
+    return space.mutate(parent, rng, rate)
 
 
 class _Evolution(Optimizer):
     regularized = True
+    SETTINGS = {
+        "population_size": Setting(int, "evaluated architectures kept in the population", low=1),
+        "tournament_size": Setting(int, "members sampled (with replacement) to pick a parent; <= population_size",
+                                   low=1),
+        "mutation_rate": Setting(float, "the space's mutation rate (NB101: expected flips per mutation); used by "
+                                 "mutation='rate' only", low=0, low_open=True),
+        "mutation": Setting(str, "'paper': one uniformly drawn edge flipped or op changed (NB101 paper, Supplement "
+                            "S2); 'rate': every edge and op mutated with a probability from mutation_rate (its "
+                            "Fig. 8, middle)", choices=MUTATIONS),
+    }
 
-    def __init__(self, space, seed=0, population_size: int = 100, tournament_size: int = 10,
-                 mutation_rate: float = 1.0):
+    def __init__(self, space, seed=0, *, population_size: int = 100, tournament_size: int = 10,
+                 mutation_rate: float = 1.0, mutation: str = "paper"):
         super().__init__(space, seed)
         if not 1 <= tournament_size <= population_size:
             raise ValueError(f"tournament_size must be in 1..population_size, got {tournament_size}")
         self.population_size = population_size
         self.tournament_size = tournament_size
         self.mutation_rate = mutation_rate
+        self.mutation = mutation
         self.population: deque[tuple[object, float]] = deque()
-        self._asked = 0
 
-    def settings(self) -> dict:
-        return {"population_size": self.population_size, "tournament_size": self.tournament_size,
-                "mutation_rate": self.mutation_rate}
-
-    def ask(self) -> Trial:
-        self._asked += 1
-        if self._asked <= self.population_size or len(self.population) == 0:
+    def _ask(self, number: int) -> Trial:
+        if number < self.population_size or len(self.population) == 0:
             return Trial(self.space.sample(self.rng))
         size = len(self.population)
         picks = (self.rng.random(self.tournament_size) * size).astype(np.int64).tolist()  # uniform, with replacement
         parent = max((self.population[i] for i in picks), key=lambda member: member[1])[0]
-        return Trial(self.space.mutate(parent, self.rng, self.mutation_rate))
+        return Trial(mutate(self.space, parent, self.rng, self.mutation, self.mutation_rate))
 
-    def tell(self, trial: Trial, observation: Observation) -> None:
+    def _tell(self, trial: Trial, observation: Observation) -> None:
         if not observation.valid:
             return
         self.population.append((trial.arch, observation.valid_accuracy))

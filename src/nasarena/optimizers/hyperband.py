@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import Observation, Optimizer, Trial, register
+from .base import Observation, Optimizer, Setting, Trial, register
 
 
 def budgets(fidelities, eta: int) -> tuple[int, ...]:
@@ -106,9 +106,14 @@ class _Bracket:
 class Hyperband(Optimizer):
     """Hyperband with random configurations from the space's sampler."""
 
-    needs_fidelities = True  # the experiment runner passes fidelities=benchmark.fidelities
+    multi_fidelity = True  # the experiment runner passes fidelities=benchmark.fidelities
+    SETTINGS = {
+        "fidelities": Setting(list, "the benchmark's fidelities (epochs) the brackets use; at least two", low=1,
+                              optional=True),
+        "eta": Setting(int, "the halving rate: the best 1/eta of each rung is promoted", low=2),
+    }
 
-    def __init__(self, space, seed=0, fidelities=None, eta: int = 3):
+    def __init__(self, space, seed=0, *, fidelities=None, eta: int = 3):
         super().__init__(space, seed)
         if fidelities is None:
             raise ValueError(f"{self.name} needs a benchmark with several fidelities: "
@@ -116,8 +121,6 @@ class Hyperband(Optimizer):
         if len(set(fidelities)) < 2:
             raise ValueError(f"{self.name} needs a benchmark with several fidelities; fidelities={tuple(fidelities)} "
                              f"has only {len(set(fidelities))} (Hyperband would be plain random search)")
-        if not isinstance(eta, (int, np.integer)) or eta < 2:
-            raise ValueError(f"eta must be an integer >= 2, got {eta!r}")
         self.fidelities = tuple(sorted(set(int(f) for f in fidelities)))
         self.eta = int(eta)
         self.brackets = schedule(self.fidelities, self.eta)
@@ -125,10 +128,7 @@ class Hyperband(Optimizer):
         self._started = 0
         self._pending: dict[int, tuple[_Bracket, Configuration]] = {}
 
-    def settings(self) -> dict:
-        return {"fidelities": list(self.fidelities), "eta": self.eta}
-
-    def ask(self) -> Trial:
+    def _ask(self, number: int) -> Trial:
         bracket = next((b for b in self._active if b.has_work()), None)
         if bracket is None:
             bracket = _Bracket(self.brackets[self._started % len(self.brackets)])
@@ -136,11 +136,11 @@ class Hyperband(Optimizer):
             self._active.append(bracket)
         configuration = bracket.issue(self._new_configuration)
         trial = Trial(configuration.arch, bracket.budget)
-        self._pending[id(trial)] = (bracket, configuration)
+        self._pending[number] = (bracket, configuration)
         return trial
 
-    def tell(self, trial: Trial, observation: Observation) -> None:
-        bracket, configuration = self._pending.pop(id(trial))
+    def _tell(self, trial: Trial, observation: Observation) -> None:
+        bracket, configuration = self._pending.pop(trial.number)
         self._observe(configuration, trial.fidelity, observation)
         bracket.record(configuration, observation)
         if bracket.finished:

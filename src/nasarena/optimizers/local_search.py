@@ -18,7 +18,7 @@ class LocalSearch(Optimizer):
         self.pending: list = []
         self.best_neighbour: tuple[object, float] | None = None
 
-    def ask(self) -> Trial:
+    def _ask(self, number: int) -> Trial:
         if self.current is not None and not self.pending:
             self._advance()
         if self.current is None or not self.pending:  # stuck, or a cell without neighbours
@@ -42,7 +42,7 @@ class LocalSearch(Optimizer):
         order = self.rng.permutation(len(neighbours))
         self.pending = [neighbours[i] for i in order]
 
-    def tell(self, trial: Trial, observation: Observation) -> None:
+    def _tell(self, trial: Trial, observation: Observation) -> None:
         if not observation.valid:
             return
         scored = (trial.arch, observation.valid_accuracy)

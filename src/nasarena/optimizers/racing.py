@@ -51,7 +51,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import Observation, Optimizer, Trial, register
+from .base import Observation, Optimizer, Setting, Trial, register
 
 #: irace's cap on the number of candidates in one race (``maxConfigurations``).
 MAX_CANDIDATES = 1024
@@ -203,7 +203,18 @@ class Race:
 
 @register("irace", "iterated racing (irace): F-race over repeated evaluations, categorical sampling models")
 class IteratedRacing(Optimizer):
-    def __init__(self, space, seed=0, first_test: int = 5, each_test: int = 1, confidence: float = 0.95,
+    SETTINGS = {
+        "first_test": Setting(int, "instances (repeated evaluations) before the first statistical test", low=2),
+        "each_test": Setting(int, "instances between later tests", low=1),
+        "confidence": Setting(float, "confidence level of the Friedman tests", low=0, high=1, low_open=True,
+                              high_open=True),
+        "elites": Setting(int, "surviving elite configurations per race (default: 2 + log2 of the dimensions)",
+                          low=2, optional=True),
+        "iterations": Setting(int, "planned races (default: 2 + log2 of the dimensions)", low=1, optional=True),
+        "max_experiments": Setting(int, "evaluations over all races (irace's budget)", low=1),
+    }
+
+    def __init__(self, space, seed=0, *, first_test: int = 5, each_test: int = 1, confidence: float = 0.95,
                  elites: int | None = None, iterations: int | None = None, max_experiments: int = 7500):
         super().__init__(space, seed)
         self.dims = np.array(space.categorical_dims())
@@ -225,24 +236,11 @@ class IteratedRacing(Optimizer):
         self.race = self._next_race()
 
     def _validate(self) -> None:
-        if self.first_test < 2:
-            raise ValueError(f"first_test must be at least 2 (a test needs two instances), got {self.first_test}")
-        if self.each_test < 1:
-            raise ValueError(f"each_test must be at least 1, got {self.each_test}")
-        if not 0.0 < self.confidence < 1.0:
-            raise ValueError(f"confidence must be in (0, 1), got {self.confidence}")
-        if self.elites < 2:
-            raise ValueError(f"elites must be at least 2 (the Friedman test needs three candidates), got {self.elites}")
-        if self.iterations < 1:
-            raise ValueError(f"iterations must be at least 1, got {self.iterations}")
+        """irace's budget check, which ties four settings together (each one's range is in SETTINGS)."""
         minimum = (self.elites + 1) * self.iterations * (self.first_test + 5 * self.each_test)  # irace's check
         if self.max_experiments < minimum:
             raise ValueError(f"max_experiments={self.max_experiments} is below irace's minimum budget {minimum} "
                              f"for {self.elites} elites, {self.iterations} iterations and first_test {self.first_test}")
-
-    def settings(self) -> dict:
-        return {"first_test": self.first_test, "each_test": self.each_test, "confidence": self.confidence,
-                "elites": self.elites, "iterations": self.iterations, "max_experiments": self.max_experiments}
 
     # -- iterations -------------------------------------------------------------------------
 
@@ -319,17 +317,17 @@ class IteratedRacing(Optimizer):
                 return
             race.schedule_next_instance()
 
-    def ask(self) -> Trial:
+    def _ask(self, number: int) -> Trial:
         race = self.race
         if not race.queue:
             race.schedule_ahead()
         index, row = race.queue.popleft()
         trial = Trial(race.candidates[index].arch)
-        self._pending[id(trial)] = (race.number, index, row)
+        self._pending[number] = (race.number, index, row)
         return trial
 
-    def tell(self, trial: Trial, observation: Observation) -> None:
-        number, index, row = self._pending.pop(id(trial))
+    def _tell(self, trial: Trial, observation: Observation) -> None:
+        number, index, row = self._pending.pop(trial.number)
         race = self.race
         if number != race.number:  # an evaluation scheduled ahead for a race that has ended
             return

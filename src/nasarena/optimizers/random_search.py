@@ -7,8 +7,8 @@ from .base import Observation, Optimizer, Trial, register
 
 @register("rs", "random search (the space's sampler; NB101: the original Bernoulli(0.5) encoding)")
 class RandomSearch(Optimizer):
-    def ask(self) -> Trial:
+    def _ask(self, number: int) -> Trial:
         return Trial(self.space.sample(self.rng))
 
-    def tell(self, trial: Trial, observation: Observation) -> None:
+    def _tell(self, trial: Trial, observation: Observation) -> None:
         pass

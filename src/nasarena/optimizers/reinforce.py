@@ -13,12 +13,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Observation, Optimizer, Trial, register
+from .base import Observation, Optimizer, Setting, Trial, register
 
 
 @register("reinforce", "REINFORCE over independent categoricals per edge and op (learning rate 0.5)")
 class Reinforce(Optimizer):
-    def __init__(self, space, seed=0, learning_rate: float = 0.5, baseline_decay: float = 0.95):
+    SETTINGS = {
+        "learning_rate": Setting(float, "step size of the policy-gradient update of the logits", low=0, low_open=True),
+        "baseline_decay": Setting(float, "decay of the moving-average reward baseline", low=0, high=1),
+    }
+
+    def __init__(self, space, seed=0, *, learning_rate: float = 0.5, baseline_decay: float = 0.95):
         super().__init__(space, seed)
         self.learning_rate = learning_rate
         self.baseline_decay = baseline_decay
@@ -29,23 +34,20 @@ class Reinforce(Optimizer):
         self.baseline: float | None = None
         self._choices: dict[int, np.ndarray] = {}
 
-    def settings(self) -> dict:
-        return {"learning_rate": self.learning_rate, "baseline_decay": self.baseline_decay}
-
     def probabilities(self) -> np.ndarray:
         shifted = np.exp(self.logits - self.logits.max(axis=1, keepdims=True))
         return shifted / shifted.sum(axis=1, keepdims=True)
 
-    def ask(self) -> Trial:
+    def _ask(self, number: int) -> Trial:
         cumulative = np.cumsum(self.probabilities(), axis=1)
         draws = self.rng.random(len(cumulative))
         choices = np.minimum((cumulative < draws[:, None]).sum(axis=1), self.allowed.sum(axis=1) - 1)
         trial = Trial(self.space.from_categorical(choices.tolist()))
-        self._choices[id(trial)] = choices
+        self._choices[number] = choices
         return trial
 
-    def tell(self, trial: Trial, observation: Observation) -> None:
-        choices = self._choices.pop(id(trial))
+    def _tell(self, trial: Trial, observation: Observation) -> None:
+        choices = self._choices.pop(trial.number)
         if not observation.valid:
             return
         reward = observation.valid_accuracy

@@ -19,23 +19,16 @@ nothing lands in the working directory. SMAC3 is imported only when a SMAC optim
 from __future__ import annotations
 
 import logging
-import numbers
 import sys
 import tempfile
 from pathlib import Path
 
-from .base import Observation, Optimizer, Trial, register
+from .base import Observation, Optimizer, Setting, Trial, register
 
 
 #: Random configurations scored per acquisition search: SMAC3 1.x's default (``acq_opt_challengers``,
 #: the generation of the NB101 paper's SMAC); the 2.x facade's 10,000 doubles the cost of a search.
 ACQUISITION_CHALLENGERS = 5000
-
-
-def _positive_integer(name: str, value) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-    return int(value)
 
 
 def _import_smac():
@@ -79,17 +72,25 @@ class SMAC(Optimizer):
     closely, higher is cheaper (see ``benchmarks/bench_smac.py``).
     """
 
-    def __init__(self, space, seed=0, encoding: str = "categorical", repeated_evaluations: int = 1,
+    SETTINGS = {
+        "encoding": Setting(str, "the space's ConfigSpace encoding SMAC searches (e.g. categorical)"),
+        "repeated_evaluations": Setting(int, "evaluations per configuration (the intensifier's max_config_calls)",
+                                        low=1),
+        "n_trees": Setting(int, "trees of the random forest", low=1),
+        "random_fraction": Setting(float, "probability of a random configuration instead of the acquisition's",
+                                   low=0, high=1),
+        "retrain_after": Setting(int, "configurations proposed between refits of the forest", low=1),
+    }
+
+    def __init__(self, space, seed=0, *, encoding: str = "categorical", repeated_evaluations: int = 1,
                  n_trees: int = 5, random_fraction: float = 0.33, retrain_after: int = 8):
         super().__init__(space, seed)
-        if not isinstance(random_fraction, numbers.Real) or not 0.0 <= random_fraction <= 1.0:
-            raise ValueError(f"random_fraction must be in [0, 1], got {random_fraction!r}")
         smac, RandomInitialDesign, self._exhausted, self._trial_value = _import_smac()
         self.encoding = encoding
-        self.repeated_evaluations = _positive_integer("repeated_evaluations", repeated_evaluations)
-        self.n_trees = _positive_integer("n_trees", n_trees)
+        self.repeated_evaluations = repeated_evaluations
+        self.n_trees = n_trees
         self.random_fraction = float(random_fraction)
-        self.retrain_after = _positive_integer("retrain_after", retrain_after)
+        self.retrain_after = retrain_after
         logging.getLogger("smac").setLevel(logging.ERROR)  # e.g. "could not return a new configuration"
 
         facade = smac.HyperparameterOptimizationFacade
@@ -115,22 +116,17 @@ class SMAC(Optimizer):
             )
         self._pending: dict[int, object] = {}
 
-    def settings(self) -> dict:
-        return {"encoding": self.encoding, "repeated_evaluations": self.repeated_evaluations,
-                "n_trees": self.n_trees, "random_fraction": self.random_fraction,
-                "retrain_after": self.retrain_after}
-
-    def ask(self) -> Trial:
+    def _ask(self, number: int) -> Trial:
         try:
             info = self.facade.ask()
         except (StopIteration, self._exhausted):
             raise RuntimeError("SMAC found no configuration left to evaluate: "
                                f"the {self.encoding!r} configuration space looks exhausted") from None
         trial = Trial(self.space.from_config(info.config, self.encoding))
-        self._pending[id(trial)] = info
+        self._pending[number] = info
         return trial
 
-    def tell(self, trial: Trial, observation: Observation) -> None:
-        info = self._pending.pop(id(trial))
+    def _tell(self, trial: Trial, observation: Observation) -> None:
+        info = self._pending.pop(trial.number)
         accuracy = observation.valid_accuracy if observation.valid else 0.0
         self.facade.tell(info, self._trial_value(cost=1.0 - accuracy, time=observation.cost_seconds), save=False)

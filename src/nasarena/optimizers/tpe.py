@@ -13,13 +13,19 @@ from __future__ import annotations
 
 import warnings
 
-from .base import Observation, Optimizer, Trial, register
+from .base import Observation, Optimizer, Setting, Trial, register
 from .config_bridge import OptunaBridge
 
 
 @register("tpe", "TPE via Optuna's TPESampler over a ConfigSpace encoding (default categorical; Optuna defaults)")
 class TPE(Optimizer):
-    def __init__(self, space, seed=0, n_startup_trials: int = 10, multivariate: bool = False,
+    SETTINGS = {
+        "n_startup_trials": Setting(int, "random trials before TPE's densities are used", low=0),
+        "multivariate": Setting(bool, "one joint density over all parameters instead of one per parameter"),
+        "encoding": Setting(str, "the space's ConfigSpace encoding TPE searches (e.g. categorical)"),
+    }
+
+    def __init__(self, space, seed=0, *, n_startup_trials: int = 10, multivariate: bool = False,
                  encoding: str = "categorical"):
         super().__init__(space, seed)
         try:
@@ -40,16 +46,12 @@ class TPE(Optimizer):
         self.study = optuna.create_study(direction="maximize", sampler=sampler)
         self._pending: dict[int, object] = {}
 
-    def settings(self) -> dict:
-        return {"n_startup_trials": self.n_startup_trials, "multivariate": self.multivariate,
-                "encoding": self.encoding}
-
-    def ask(self) -> Trial:
+    def _ask(self, number: int) -> Trial:
         study_trial = self.study.ask()
         trial = Trial(self.space.from_config(self.bridge.suggest(study_trial), self.encoding))
-        self._pending[id(trial)] = study_trial
+        self._pending[number] = study_trial
         return trial
 
-    def tell(self, trial: Trial, observation: Observation) -> None:
-        study_trial = self._pending.pop(id(trial))
+    def _tell(self, trial: Trial, observation: Observation) -> None:
+        study_trial = self._pending.pop(trial.number)
         self.study.tell(study_trial, observation.valid_accuracy if observation.valid else 0.0)

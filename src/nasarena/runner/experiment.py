@@ -100,7 +100,7 @@ def execute(spec: RunSpec, on_progress: Callable[[float], None] | None = None) -
     bench = _benchmark(spec.benchmark, spec.benchmark_options)
     settings = dict(spec.optimizer_settings)
     entry = REGISTRY.get(spec.optimizer)
-    if entry is not None and getattr(entry.factory, "needs_fidelities", False):
+    if entry is not None and entry.factory.multi_fidelity:
         settings.setdefault("fidelities", bench.fidelities)  # multi-fidelity optimizers use the benchmark's budgets
     optimizer = make(spec.optimizer, bench.space, seed=spec.seed, **settings)
     frame = run(bench, optimizer, spec.budget, spec.seed, spec.run_settings, benchmark_name=spec.benchmark,
