@@ -56,8 +56,9 @@ def copy_without(experiment, tmp_path, pattern):
 def configuration_runs(html: str) -> dict[str, int]:
     """Runs per configuration, read from the report's configuration table."""
     table = html[html.index("<h2>What was run</h2>"):html.index("<h2>Final quality</h2>")]
-    rows = re.findall(r"<tr><td>[^<]*</td><td>([^<]*)</td>(.*?)</tr>", table)
-    return {name: int(re.findall(r'<td class="num">(\d+)</td>', cells)[0]) for name, cells in rows}
+    header = re.findall(r"<th>([^<]*)</th>", table)
+    rows = [re.findall(r"<td[^>]*>(.*?)</td>", row) for row in re.findall(r"<tr><td.*?</tr>", table)]
+    return {cells[header.index("configuration")]: int(cells[header.index("runs")]) for cells in rows}
 
 
 def test_report_is_self_contained_and_names_every_configuration_with_its_runs(report):
@@ -121,12 +122,13 @@ def test_unknown_pairs_are_refused(experiment, tmp_path):
 
 def test_style_gives_a_label_the_same_colour_whatever_else_is_drawn():
     small, large = Style.for_labels(["rs", "re"]), Style.for_labels(["zeta", "re", "alpha", "rs", "re[abc]"])
-    assert small.of("re") == large.of("re") and large.of("re").colour == KNOWN_COLOURS["re"]
+    assert small.of("re").colour == large.of("re").colour == KNOWN_COLOURS["re"]
     assert Style.for_labels(["zeta", "alpha", "rs"]) == Style.for_labels(["rs", "alpha", "zeta"])
     colours = [large.of(name).colour for name in large.labels]
     assert len(set(colours)) == len(colours)
     many = Style.for_labels([f"optimizer{i}" for i in range(40)])
-    assert len({many.of(name) for name in many.labels}) == 40  # colours repeat only with another dash pattern
+    assert len({(many.of(name).colour, many.of(name).dashes) for name in many.labels}) == 40  # colours repeat
+    # only with another dash pattern
     with pytest.raises(KeyError, match="no style"):
         small.of("ls")
 

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import typer
 
+from ..errors import DataFileError, InvalidSettingError, OutputError
+
 
 def parse_pairs(items: list[str]) -> list[tuple[str, str]]:
     """``["re:rs"]`` -> ``[("re", "rs")]``."""
@@ -15,32 +17,53 @@ def parse_pairs(items: list[str]) -> list[tuple[str, str]]:
     for item in items:
         a, separator, b = item.partition(":")
         if not separator or not a or not b:
-            raise typer.BadParameter(f"bad pair {item!r}; use A:B, e.g. re:rs")
+            raise InvalidSettingError(f"bad --pair {item!r}; use A:B with two configurations, e.g. re:rs")
         pairs.append((a, b))
     return pairs
 
 
 def report_command(
     results_dir: Path = typer.Argument(..., help="Results directory of `nasarena run` (with runs/ and settings.json)."),
-    out: Path = typer.Option(Path("report"), help="Folder for report.html and figures/."),
-    pair: list[str] = typer.Option([], help="EAF difference pair A:B (repeatable; default: the best against the next "
-                                            "three)."),
-    level: list[float] = typer.Option([50.0], help="Attainment surface level in % (repeatable)."),
+    out: Path = typer.Option(Path("report"), help="Folder for report.html and figures/ (PNG and PDF)."),
+    pair: list[str] = typer.Option([], help="EAF difference pair A:B of configurations (repeatable; default: the best "
+                                            "against the next three)."),
+    level: list[float] = typer.Option([50.0], help="Attainment surface level in %, above 0 and at most 100 "
+                                                   "(repeatable)."),
     subsample: int = typer.Option(0, help="Runs in the subsampled ECDF (0: 20, or half the runs when fewer)."),
 ) -> None:
-    """Write every figure (PNG and PDF) and one self-contained report.html for an experiment."""
-    from ..analysis.trajectories import final_results
-    from ..plots.report import write_report
-    from ..plots.summary_tables import final_regret_table
-    from ..runner.experiment import load_results
+    """Write every figure (PNG and PDF) and one self-contained report.html for an experiment.
 
+    Prints the final-regret table (the same one as `nasarena run`). The results folder is only
+    read, so a finished, read-only one can be reported.
+    """
+    from ..plots.report import write_report
+    from ..runner.experiment import load_results
+    from .progress import spinner
+    from .summary import print_final_regret
+
+    if not results_dir.is_dir():
+        raise DataFileError(f"results directory {results_dir} does not exist (give the --out folder of `nasarena run`)")
+    if any(not 0 < value <= 100 for value in level):
+        raise InvalidSettingError(f"--level {', '.join(f'{v:g}' for v in level)}: levels are percentages above 0 "
+                                  "and at most 100")
+    if subsample < 0:
+        raise InvalidSettingError(f"--subsample must be 0 (automatic) or a number of runs >= 2, got {subsample}")
+    pairs = parse_pairs(pair) or None
     try:
-        report = write_report(results_dir, out, pairs=parse_pairs(pair) or None, levels=level,
-                              k_subsample=subsample or None, command=shlex.join(["nasarena", *sys.argv[1:]]))
-    except (ImportError, ValueError) as error:
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(1) from None
+        with spinner(f"reading {results_dir} and drawing the report"):
+            report = write_report(results_dir, out, pairs=pairs, levels=level, k_subsample=subsample or None,
+                                  command=shlex.join(["nasarena", *sys.argv[1:]]))
+    except ImportError as error:
+        raise InvalidSettingError(f"the report needs matplotlib: {error}") from None
+    except PermissionError as error:
+        raise OutputError(f"cannot write the report to {out}: {error.strerror} ({error.filename or out})") from None
+    except OSError as error:
+        if error.errno is not None:  # a disk's word (full, read-only), not a reader's complaint about a file
+            raise OutputError(f"cannot write the report to {out}: {error.strerror or error}") from None
+        raise
+    except ValueError as error:  # nothing finished, or a pair naming an unknown configuration
+        if isinstance(error, DataFileError):
+            raise
+        raise InvalidSettingError(str(error)) from None
     typer.echo(f"report: {report}")
-    typer.echo(f"{'benchmark':14s} {'configuration':16s} {'runs':>5s} {'mean regret':>12s} {'median regret':>14s}")
-    for row in final_regret_table(final_results(load_results(results_dir))).itertuples():
-        typer.echo(f"{row.benchmark:14s} {row.label:16s} {row.runs:5d} {row.mean:12.5f} {row.median:14.5f}")
+    print_final_regret(load_results(results_dir))

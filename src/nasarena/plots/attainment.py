@@ -20,13 +20,12 @@ DIFFERENCE_BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 SURFACE_DASHES = (0, (4, 1.5))
 
 
-def attainment_surfaces_figure(surfaces: pd.DataFrame, style: Style | None = None, title: str | None = None):
+def attainment_surfaces_figure(surfaces: pd.DataFrame, style: Style | None = None, title: str | None = None,
+                               regret_label: str = REGRET_LABEL):
     """One panel per attainment level, one staircase per configuration.
 
     ``surfaces`` has the columns of ``attainment_surfaces`` plus ``label``.
     """
-    from matplotlib.lines import Line2D
-
     style = style or Style.for_labels(surfaces["label"])
     levels = sorted(surfaces["level"].unique())
     x_limits = log_limits(surfaces["time"], margin=1.3)
@@ -40,16 +39,17 @@ def attainment_surfaces_figure(surfaces: pd.DataFrame, style: Style | None = Non
             axis.set_xlabel(TIME_LABEL)
             axis.set_title(f"{level:g}% attainment surface")
         set_log(axes[0], "y", y_limits)
-        axes[0].set_ylabel(REGRET_LABEL)
+        axes[0].set_ylabel(regret_label)
         names = [n for n in style.labels if n in set(surfaces["label"])]
-        outside_legend(figure, [Line2D([], [], **style.of(n).line()) for n in names], names)
+        outside_legend(figure, [style.of(n).handle() for n in names], names)
         if title:
             figure.suptitle(title)
     return figure
 
 
 def eaf_difference_figure(difference: pd.DataFrame, surface_a: pd.DataFrame, surface_b: pd.DataFrame,
-                          label_a: str, label_b: str, style: Style | None = None, title: str | None = None):
+                          label_a: str, label_b: str, style: Style | None = None, title: str | None = None,
+                          regret_label: str = REGRET_LABEL):
     """The two-panel EAF difference plot of ``eaf_difference(results, label_a, label_b)``.
 
     ``surface_a`` and ``surface_b`` are the configurations' 50% attainment surfaces.
@@ -80,7 +80,7 @@ def eaf_difference_figure(difference: pd.DataFrame, surface_a: pd.DataFrame, sur
             axis.set_title(f"{name} attains more often")
             axis.grid(False)
         set_log(axes[0], "y", y_limits)
-        axes[0].set_ylabel(REGRET_LABEL)
+        axes[0].set_ylabel(regret_label)
         figure.colorbar(ScalarMappable(norm, greys), ax=list(axes), location="right", shrink=0.9,
                         label="EAF difference (share of runs)", ticks=DIFFERENCE_BINS)
         handles = [Line2D([], [], color=style.of(n).colour, linestyle=SURFACE_DASHES) for n in (label_a, label_b)]

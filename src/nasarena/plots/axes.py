@@ -34,9 +34,9 @@ def log_limits(*values, margin: float = 1.25) -> tuple[float, float]:
 def set_log(axis, which: str, limits: tuple[float, float]) -> None:
     """Log scale on ``which`` ('x' or 'y'), zeros clipped to the axis edge, fixed limits.
 
-    Over less than two decades, ticks at 1, 2 and 5 times powers of ten (and 3 within one decade)
-    are labelled as plain numbers (0.002, 0.005): matplotlib's default labels of minor ticks in
-    scientific notation collide there. Wider axes keep powers of ten only.
+    Over less than two decades, ticks at 1, 2 and 5 times powers of ten (and 3 within one decade);
+    wider axes have powers of ten only. Every figure labels ticks the same way (:func:`tick_label`:
+    plain numbers such as 0.002 or 10000), never a mix of 10^-3 on one figure and 0.001 on another.
     """
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
@@ -51,8 +51,17 @@ def set_log(axis, which: str, limits: tuple[float, float]) -> None:
     if limits[1] / limits[0] < 1e2:
         subs = (1.0, 2.0, 3.0, 5.0) if limits[1] / limits[0] < 10 else (1.0, 2.0, 5.0)
         ticks.set_major_locator(LogLocator(subs=subs))
-        ticks.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    ticks.set_major_formatter(FuncFormatter(lambda value, _: tick_label(value)))
     ticks.set_minor_formatter(NullFormatter())
+
+
+def tick_label(value: float) -> str:
+    """A plain number from 0.0001 to 999,999 (``0.005``, ``20000``); a power of ten beyond."""
+    if value == 0 or 1e-4 <= abs(value) < 1e6:
+        return f"{value:.6g}" if abs(value) < 1e5 else f"{value:.0f}"
+    exponent = int(np.floor(np.log10(abs(value))))
+    mantissa = value / 10**exponent
+    return f"$10^{{{exponent}}}$" if np.isclose(mantissa, 1) else f"${mantissa:g}\\times10^{{{exponent}}}$"
 
 
 def panels(count: int):

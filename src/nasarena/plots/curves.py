@@ -14,19 +14,20 @@ from .axes import EVALUATIONS_LABEL, REGRET_LABEL, TIME_LABEL, log_limits, outsi
 from .style import Style, publication
 
 
-def regret_over_time(curves: pd.DataFrame, style: Style | None = None, show_mean: bool = False):
-    """Figure of test regret against simulated training time (``incumbent_curves(axis="time")``)."""
-    return _regret_curves(curves, TIME_LABEL, style, show_mean)
+def regret_over_time(curves: pd.DataFrame, style: Style | None = None, show_mean: bool = False,
+                     regret_label: str = REGRET_LABEL):
+    """Figure of regret against simulated training time (``incumbent_curves(axis="time")``);
+    ``regret_label`` says what regret is measured on (see ``analysis.regret_basis``)."""
+    return _regret_curves(curves, TIME_LABEL, style, show_mean, regret_label)
 
 
-def regret_over_evaluations(curves: pd.DataFrame, style: Style | None = None, show_mean: bool = False):
-    """Figure of test regret against the number of evaluations (``incumbent_curves(axis="evaluations")``)."""
-    return _regret_curves(curves, EVALUATIONS_LABEL, style, show_mean)
+def regret_over_evaluations(curves: pd.DataFrame, style: Style | None = None, show_mean: bool = False,
+                            regret_label: str = REGRET_LABEL):
+    """Figure of regret against the number of evaluations (``incumbent_curves(axis="evaluations")``)."""
+    return _regret_curves(curves, EVALUATIONS_LABEL, style, show_mean, regret_label)
 
 
-def _regret_curves(curves: pd.DataFrame, x_label: str, style: Style | None, show_mean: bool):
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
+def _regret_curves(curves: pd.DataFrame, x_label: str, style: Style | None, show_mean: bool, regret_label: str):
 
     style = style or Style.for_labels(curves["label"])
     benchmarks = sorted(curves["benchmark"].unique())
@@ -47,15 +48,10 @@ def _regret_curves(curves: pd.DataFrame, x_label: str, style: Style | None, show
             axis.set_xlabel(x_label)
             axis.set_title(bench)
         set_log(axes[0], "y", log_limits(drawn["q25"], drawn["q75"], drawn["median"], margin=1.1))
-        axes[0].set_ylabel(REGRET_LABEL)
+        axes[0].set_ylabel(regret_label)
         names = [n for n in style.labels if n in set(drawn["label"])]
-        handles = [Line2D([], [], **style.of(n).line()) for n in names]
-        legend_names = list(names)
-        grey = "#777777"
-        handles += [Line2D([], [], color=grey), Patch(color=grey, alpha=0.3, linewidth=0)]
-        legend_names += ["median", "25–75% of runs"]
-        if show_mean:
-            handles.append(Line2D([], [], color=grey, linestyle=(0, (3, 1.5)), linewidth=0.9))
-            legend_names.append("mean")
-        outside_legend(figure, handles, legend_names)
+        # What lines and bands mean goes in the legend's title, not in grey entries that would
+        # read as one more configuration.
+        title = "line: median of runs\nband: 25–75% of runs" + ("\nthin dashes: mean" if show_mean else "")
+        outside_legend(figure, [style.of(n).handle() for n in names], names, title=title)
     return figure

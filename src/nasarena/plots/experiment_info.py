@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..analysis.trajectories import final_results
+from ..errors import DataFileError
 
 SETTINGS_FILE = "settings.json"
 
@@ -70,8 +71,7 @@ class ExperimentDescription:
 
 def describe_experiment(results_dir: Path, results: pd.DataFrame) -> ExperimentDescription:
     """The description of ``results`` (the table of ``load_results(results_dir)``)."""
-    path = Path(results_dir) / SETTINGS_FILE
-    known = json.loads(path.read_text()) if path.exists() else {}
+    known = read_settings(Path(results_dir) / SETTINGS_FILE)
     final = final_results(results)
     configurations = []
     for (bench, name, optimizer, settings), runs in final.groupby(["benchmark", "label", "optimizer", "settings_hash"],
@@ -85,6 +85,24 @@ def describe_experiment(results_dir: Path, results: pd.DataFrame) -> ExperimentD
             budget_seconds=budget.get("seconds"), budget_evaluations=budget.get("evaluations"),
         ))
     return ExperimentDescription(Path(results_dir), tuple(sorted(final["benchmark"].unique())), tuple(configurations))
+
+
+def read_settings(path: Path) -> dict:
+    """``settings.json``: settings hash -> its settings ({} when there is no such file).
+
+    A file that is not such a JSON object is a :class:`DataFileError` naming it.
+    """
+    if not path.exists():
+        return {}
+    try:
+        known = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise DataFileError(f"{path}: cannot read the experiment's settings ({error}); restore it or remove it "
+                            "(the report then shows the settings as unknown)") from None
+    if not isinstance(known, dict) or not all(isinstance(entry, dict) for entry in known.values()):
+        raise DataFileError(f"{path}: not the settings of a nasarena experiment (a JSON object of settings hash -> "
+                            "settings)")
+    return known
 
 
 def seed_ranges(seeds: tuple[int, ...]) -> str:

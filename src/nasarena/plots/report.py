@@ -9,6 +9,7 @@ the report was made.
 
 from __future__ import annotations
 
+import json
 import platform
 import re
 import shlex
@@ -22,10 +23,12 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.anytime import Normalization, run_hypervolumes
+from ..analysis.regret_basis import UNITS, regret_basis, regret_name
 from ..analysis.attainment import attainment_surfaces, eaf_difference
 from ..analysis.curves import incumbent_curves
 from ..analysis.ecdf import final_regret_ecdfs, repetition_subsamples
 from ..analysis.trajectories import RUN_KEYS, final_results, label, monotone_fronts
+from ..io.files import atomic_write_bytes
 from ..runner.experiment import RUNS_DIR, load_results
 from . import html
 from .attainment import attainment_surfaces_figure, eaf_difference_figure
@@ -39,6 +42,9 @@ from .summary_tables import (CONFIDENCE, RankTest, final_regret_table, friedman_
                              wilcoxon_tests)
 
 REPORT_FILE = "report.html"
+SETUP_CODES = ("O: original (no caching, one worker, optimizer time not counted); C: caching (a repeated query "
+               "costs nothing); VS: NB101's variable-size encoding; S3: its continuous encoding; W<n>: n "
+               "asynchronous workers; T: optimizer CPU time counted on the clock")
 FIGURES_DIR = "figures"
 DEFAULT_PAIRS = 3  # the best configuration against this many runners-up
 PAPER_SUBSAMPLE = 20  # the anytime paper's Fig. 1 compares 20 repetitions with 500
@@ -71,39 +77,44 @@ def write_report(results_dir: Path, out_dir: Path, pairs: Sequence[tuple[str, st
     fronts = _front_rows(results)
     volumes = run_hypervolumes(fronts, normalization)
     figures = _Figures(out_dir / FIGURES_DIR)
+    words = regret_name(experiment.benchmarks)  # "test regret", or what else regret is measured on
     body = [
         *_provenance(command),
         *_experiment_section(experiment),
         html.heading("Final quality"),
+        *_regret_basis_html(experiment.benchmarks),
         *_lite_note(experiment.benchmarks),
-        *_final_regret_html(regret),
-        figures.add(final_regret_ecdf(final_regret_ecdfs(results), style), "final_regret_ecdf",
-                    "ECDF of the final test regret over runs (NAS-Bench-101 Fig. 7, right): further left and higher "
+        *_final_regret_html(regret, words),
+        *_best_architectures_html(final),
+        figures.add(final_regret_ecdf(final_regret_ecdfs(results), style, regret_label=f"final {words}"),
+                    "final_regret_ecdf",
+                    f"ECDF of the final {words} over runs (NAS-Bench-101 Fig. 7, right): further left and higher "
                     "is better."),
-        *_subsample_figure(figures, results, experiment, style, k_subsample, seed),
+        *_subsample_figure(figures, results, experiment, style, k_subsample, seed, words),
         html.heading("Anytime performance"),
-        figures.add(regret_over_time(incumbent_curves(results, axis="time"), style), "regret_vs_time",
-                    "Test regret of the incumbent against simulated training time: median over runs (line) and "
-                    "25-75% of runs (band); both axes logarithmic."),
-        figures.add(regret_over_evaluations(incumbent_curves(results, "evaluations", _evaluation_grid(results)), style),
-                    "regret_vs_evaluations", "Test regret of the incumbent against the number of evaluations: median "
-                    "and 25-75% of runs."),
+        figures.add(regret_over_time(incumbent_curves(results, axis="time"), style, regret_label=words),
+                    "regret_vs_time",
+                    f"{_capital(words)} of the incumbent against simulated training time: median over runs (line) "
+                    "and 25-75% of runs (band); both axes logarithmic."),
+        figures.add(regret_over_evaluations(incumbent_curves(results, "evaluations", _evaluation_grid(results)), style,
+                                            regret_label=words),
+                    "regret_vs_evaluations", f"{_capital(words)} of the incumbent against the number of evaluations: "
+                    "median and 25-75% of runs."),
         *_hypervolume_html(hypervolume_table(volumes), normalization),
         figures.add(hypervolume_gap_boxplots(volumes, style), "hypervolume_gap_boxplots",
                     "Hypervolume gap of each run's (time, regret) front to the ideal point (anytime paper, Fig. 3); "
                     "lower is better. Dots are runs; the number of runs is next to each configuration."),
-        *_attainment_figures(figures, fronts, experiment, style, levels),
-        *_eaf_figures(figures, fronts, regret, style, pairs),
+        *_attainment_figures(figures, fronts, experiment, style, levels, words),
+        *_eaf_figures(figures, fronts, regret, style, pairs, words),
         html.heading("Statistical tests"),
-        *_friedman_section(friedman_tests(final, "final test regret", "incumbent_test_regret")),
+        *_friedman_section(friedman_tests(final, f"final {words}", "incumbent_test_regret")),
         *_friedman_section(friedman_tests(volumes, "hypervolume gap", "hypervolume_gap")),
         *_wilcoxon_section(final, volumes),
         *_setup_tables(final_results(raw), run_hypervolumes(_front_rows(raw), normalization)),
         *_versions_section(),
     ]
-    out_dir.mkdir(parents=True, exist_ok=True)
     report = out_dir / REPORT_FILE
-    report.write_text(html.page(f"nasarena report: {results_dir.resolve().name}", body), encoding="utf-8")
+    atomic_write_bytes(report, html.page(f"nasarena report: {results_dir.resolve().name}", body).encode("utf-8"))
     return report
 
 
@@ -180,14 +191,61 @@ def _experiment_section(experiment: ExperimentDescription) -> list[str]:
     if any(c.optimizer_settings is None for c in experiment.configurations):
         parts.append(html.paragraph("Some settings hashes are missing from settings.json: their settings are shown "
                                     "as unknown.", "note"))
-    rows = [(c.benchmark, c.label, c.optimizer, c.settings_hash, c.optimizer_settings or "unknown",
-             c.run_settings or "unknown", _budget(c.budget_seconds, c.budget_evaluations), c.runs,
-             seed_ranges(c.seeds), f"{c.mean_evaluations:.0f}") for c in experiment.configurations]
+    rows = [(c.benchmark, c.label, c.optimizer, c.settings_hash, _settings_text(c.optimizer_settings, "defaults"),
+             *_run_settings_cells(c.run_settings), _budget(c.budget_seconds, c.budget_evaluations), c.runs,
+             seed_ranges(c.seeds), f"{c.mean_evaluations:.1f}") for c in experiment.configurations]
     parts.append(html.table(
-        ["benchmark", "configuration", "optimizer", "settings hash", "optimizer settings", "run settings", "budget",
-         "runs", "seeds", "mean evaluations"], rows, code_columns=(3, 4, 5),
-        caption="Configurations with their exact settings (from settings.json) and finished runs."))
+        ["benchmark", "configuration", "optimizer", "settings hash", "optimizer settings", "workers", "caching",
+         "optimizer time counted", "budget", "runs", "seeds", "mean evaluations"], rows, code_columns=(3,),
+        caption="Configurations with their exact settings (from settings.json) and finished runs. Workers: "
+                "asynchronous workers per run in simulated time; caching: a repeated query costs nothing; optimizer "
+                "time counted: the optimizer's CPU time is added to the simulated clock. Mean evaluations: "
+                "evaluations per run, averaged over the configuration's runs."))
     return parts
+
+
+def _settings_text(settings: str | None, empty: str) -> str:
+    """``{"population_size": 50, "tournament_size": 10}`` -> ``population_size = 50, tournament_size = 10``."""
+    if settings is None:
+        return "unknown"
+    values = json.loads(settings)
+    return ", ".join(f"{key} = {json.dumps(value)}" for key, value in sorted(values.items())) or empty
+
+
+def _run_settings_cells(settings: str | None) -> tuple[str, str, str]:
+    """Workers, caching, optimizer time counted: the run settings as table cells."""
+    if settings is None:
+        return "unknown", "unknown", "unknown"
+    values = json.loads(settings)
+    yes_no = {True: "yes", False: "no"}
+    return (str(values.get("n_workers", "unknown")), yes_no.get(values.get("caching"), "unknown"),
+            yes_no.get(values.get("count_optimizer_time"), "unknown"))
+
+
+def _regret_basis_html(benchmarks: Sequence[str]) -> list[str]:
+    """What regret means on each benchmark: its units and which accuracy the optimum is taken over."""
+    bases = "; ".join(f"{bench}: regret on {regret_basis(bench)}" for bench in benchmarks)
+    notes = [f"Regret is the optimum minus the accuracy reached, as a {UNITS}. {bases}."]
+    if any(regret_basis(b) != "test accuracy" for b in benchmarks):
+        notes.append("Where regret is on validation accuracy, the optimum is the best validation accuracy of the "
+                     "space (a validation optimum, not a test optimum); on surrogate benchmarks it is the best "
+                     "noise-free modelled validation accuracy.")
+    return [html.paragraph(" ".join(notes))]
+
+
+def _best_architectures_html(final: pd.DataFrame) -> list[str]:
+    """Per configuration, the best architecture any of its runs ended with, and how many runs did."""
+    rows = []
+    for (bench, name), runs in final.groupby(["benchmark", "label"], sort=True):
+        best = runs.loc[runs["incumbent_test_regret"].idxmin()]
+        found = int((runs["incumbent_id"] == best["incumbent_id"]).sum())
+        rows.append((bench, name, str(best["incumbent_id"]), _number(best["incumbent_test_regret"]),
+                     f"{best['incumbent_valid_accuracy']:.5f}", f"{found} of {len(runs)}", int(best["seed"])))
+    return [html.table(["benchmark", "configuration", "best architecture found", "its regret",
+                        "its validation accuracy", "runs ending with it", "seed"], rows, code_columns=(2,),
+                       caption="The best final incumbent of each configuration over its runs, with the seed of a run "
+                               "that found it (the id as the benchmark names it: NB101 module hash, NB201 row, ...). "
+                               "Query it with `nasarena query BENCHMARK ID`.")]
 
 
 def _budget(seconds: float | None, evaluations: int | None) -> str:
@@ -196,19 +254,19 @@ def _budget(seconds: float | None, evaluations: int | None) -> str:
     return " or ".join(parts) or "unknown"
 
 
-def _final_regret_html(table: pd.DataFrame) -> list[str]:
+def _final_regret_html(table: pd.DataFrame, words: str) -> list[str]:
     best = table.groupby("benchmark")["mean"].transform("min") == table["mean"]
-    rows = [(r.benchmark, r.label, r.runs, _number(r.mean), _number(r.median), _number(r.ecdf_area))
-            for r in table.itertuples()]
+    rows = zip(table["benchmark"], table["label"], table["runs"], *(_distinct(table[c]) for c in
+                                                                    ("mean", "median", "ecdf_area")))
     return [html.table(["benchmark", "configuration", "runs", "mean", "median", "ECDF area"], rows, best,
-                       caption="Final test regret over runs (best mean in bold). The ECDF area is the anytime "
-                               "paper's final-quality score (Table I); it equals the mean.")]
+                       caption=f"Final {words} over runs ({UNITS}; best mean in bold). The ECDF area is the "
+                               "anytime paper's final-quality score (Table I); it equals the mean.")]
 
 
 def _hypervolume_html(table: pd.DataFrame, normalization: Normalization) -> list[str]:
     best = table.groupby("benchmark")["gap_mean"].transform("min") == table["gap_mean"]
-    rows = [(r.benchmark, r.label, r.runs, _number(r.hypervolume_mean), _number(r.hypervolume_median),
-             _number(r.gap_mean), _number(r.gap_median)) for r in table.itertuples()]
+    rows = zip(table["benchmark"], table["label"], table["runs"],
+               *(_distinct(table[c]) for c in ("hypervolume_mean", "hypervolume_median", "gap_mean", "gap_median")))
     low, high = normalization.time_bounds
     caption = (f"Hypervolume of each run's (time, regret) front (best mean gap in bold): time from "
                f"[{low:g}, {high:g}] s and regret from [0, 1] mapped onto [1, 2], reference point {normalization.reference}; the gap is "
@@ -218,7 +276,7 @@ def _hypervolume_html(table: pd.DataFrame, normalization: Normalization) -> list
 
 
 def _subsample_figure(figures: _Figures, results, experiment: ExperimentDescription, style: Style,
-                      k: int | None, seed: int) -> list[str]:
+                      k: int | None, seed: int, words: str) -> list[str]:
     fewest = min(c.runs for c in experiment.configurations)
     k = k or (PAPER_SUBSAMPLE if fewest > PAPER_SUBSAMPLE else fewest // 2)
     if k < 2 or k >= fewest:
@@ -226,27 +284,27 @@ def _subsample_figure(figures: _Figures, results, experiment: ExperimentDescript
                                "configuration is no subset worth comparing (it needs at least 2 runs and fewer "
                                "than all).", "muted")]
     subsamples = repetition_subsamples(results, k, np.random.default_rng(seed))
-    return [figures.add(repetition_ecdfs(subsamples, style), f"final_regret_ecdf_k{k}_vs_all",
-                        f"ECDF of the final test regret from {k} randomly chosen runs (solid, seed {seed}) and from "
+    return [figures.add(repetition_ecdfs(subsamples, style, regret_label=f"final {words}"),
+                        f"final_regret_ecdf_k{k}_vs_all", f"ECDF of the final {words} from {k} randomly chosen runs (solid, seed {seed}) and from "
                         f"all runs (dashed), per configuration (anytime paper, Fig. 1): does the comparison hold with "
                         f"fewer repetitions?")]
 
 
 def _attainment_figures(figures: _Figures, results, experiment: ExperimentDescription, style: Style,
-                        levels: Sequence[float]) -> list[str]:
+                        levels: Sequence[float], words: str) -> list[str]:
     parts = []
     for bench in experiment.benchmarks:
         runs = results[results["benchmark"] == bench]
         surfaces = pd.concat([attainment_surfaces(runs, name, levels).assign(label=name)
                               for name in sorted(label(runs).unique())], ignore_index=True)
         levels_text = ", ".join(f"{level:g}%" for level in sorted(levels))
-        parts.append(figures.add(attainment_surfaces_figure(surfaces, style, title=bench), f"attainment_{_slug(bench)}",
+        parts.append(figures.add(attainment_surfaces_figure(surfaces, style, title=bench, regret_label=words), f"attainment_{_slug(bench)}",
                                  f"{bench}: {levels_text} attainment surfaces: the regret reached by that share of "
                                  f"the runs by each simulated time."))
     return parts
 
 
-def _eaf_figures(figures: _Figures, results, regret: pd.DataFrame, style: Style, pairs) -> list[str]:
+def _eaf_figures(figures: _Figures, results, regret: pd.DataFrame, style: Style, pairs, words: str) -> list[str]:
     parts = []
     for bench, ranking in regret.groupby("benchmark", sort=True):
         names = list(ranking["label"])
@@ -270,7 +328,8 @@ def _eaf_figures(figures: _Figures, results, regret: pd.DataFrame, style: Style,
                 continue
             figure = eaf_difference_figure(eaf_difference(shared, a, b), attainment_surfaces(shared, a),
                                            attainment_surfaces(shared, b), a, b, style,
-                                           title=f"{bench}: {a} vs {b} ({_count(len(common), 'run')} each)")
+                                           title=f"{bench}: {a} vs {b} ({_count(len(common), 'run')} each)",
+                                           regret_label=words)
             parts.append(figures.add(figure, f"eaf_{_slug(bench)}_{_slug(a)}_vs_{_slug(b)}",
                                      f"{bench}: EAF difference of {a} and {b} over the {len(common)} seeds run by "
                                      f"both (anytime paper, Fig. 4). Left: where {a} attains a (time, regret) region "
@@ -338,14 +397,16 @@ def _wilcoxon_section(final: pd.DataFrame, volumes: pd.DataFrame) -> list[str]:
 def _setup_tables(final: pd.DataFrame, volumes: pd.DataFrame) -> list[str]:
     """The anytime paper's Tables I and II: per setup (O original, C caching, VS variable-size
     encoding, ...) the optimizers ordered by ECDF area and by hypervolume-gap rank sum, and
-    per optimizer the setups in the same way."""
+    per optimizer the setups in the same way; a paragraph explains the setup codes."""
     from ..analysis.ecdf import ecdf_area
     from ..analysis.statistics import rank_sum_table
     from ..analysis.trajectories import RUN_KEYS
 
     if "setup" not in final.columns:  # results written before setups were recorded
         return []
-    parts = [html.heading("Rank tables by setup and by optimizer (anytime paper, Tables I and II)", 3)]
+    parts = [html.heading("Rank tables by setup and by optimizer (anytime paper, Tables I and II)", 3),
+             html.paragraph(f"Setup codes (the anytime paper's): {SETUP_CODES}. An experiment run with one setup "
+                            "has one row per table.", "muted")]
     for bench, runs in final.groupby("benchmark", sort=True):
         areas = runs.groupby(["setup", "optimizer"])["incumbent_test_regret"].apply(ecdf_area).reset_index()
         rows = [(setup, "  ".join(f"{r.optimizer} ({r.incumbent_test_regret * 1e4:.0f})"
@@ -388,6 +449,21 @@ def _count(number: int, noun: str) -> str:
 
 def _number(value: float) -> str:
     return f"{value:.4g}"
+
+
+def _distinct(values: pd.Series, least: int = 4, most: int = 12) -> list[str]:
+    """The values with as many significant digits (at least ``least``) as it takes for values that
+    differ to print differently: hypervolumes near 2 differ only in the 5th or 6th digit."""
+    values = [float(v) for v in values]
+    for digits in range(least, most + 1):
+        texts = [f"{v:.{digits}g}" for v in values]
+        if len(set(texts)) == len(set(values)):
+            return texts
+    return [f"{v:.{most}g}" for v in values]
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _p(value: float) -> str:

@@ -26,8 +26,13 @@ KNOWN_COLOURS = MappingProxyType({
 })
 SPARE_COLOURS = ("#D55E00", "#56B4E9", "#882255", "#44AA99", "#999933", "#332288", "#AA4499", "#117733",
                  "#88CCEE", "#DDCC77")
-# After every colour is taken, colours repeat with these dash patterns.
+# Each configuration also gets a dash pattern and a marker (by its place among the sorted labels),
+# so that curves which coincide (random search and the random start of evolution) stay visible:
+# the gaps of the upper line show the lower one, and their markers differ.
 DASHES = ("solid", (0, (5, 2)), (0, (1, 1.5)), (0, (5, 1.5, 1, 1.5)))
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">")
+#: Markers every this share of the axes' diagonal, shifted per configuration so they do not overlap.
+MARKER_SPACING = 0.12
 
 RC_PARAMS = MappingProxyType({
     "font.size": 9,
@@ -62,10 +67,21 @@ class LineStyle:
 
     colour: str
     dashes: object = "solid"
+    marker: str = ""
+    marker_offset: float = 0.0
 
     def line(self) -> dict:
-        """Keyword arguments of ``Axes.plot`` (and ``step``)."""
-        return {"color": self.colour, "linestyle": self.dashes}
+        """Keyword arguments of ``Axes.plot`` (and ``step``): colour, dashes and sparse markers."""
+        if not self.marker:
+            return {"color": self.colour, "linestyle": self.dashes}
+        return {"color": self.colour, "linestyle": self.dashes, "marker": self.marker, "markersize": 3.2,
+                "markevery": (self.marker_offset, MARKER_SPACING)}
+
+    def handle(self):
+        """A legend entry showing the line's colour, dashes and marker."""
+        from matplotlib.lines import Line2D
+
+        return Line2D([], [], color=self.colour, linestyle=self.dashes, marker=self.marker or None, markersize=3.2)
 
 
 @dataclass(frozen=True)
@@ -76,18 +92,20 @@ class Style:
 
     @classmethod
     def for_labels(cls, labels: Iterable[str]) -> Style:
-        """Known optimizers get their fixed colour; the other labels, sorted, the spare colours in turn."""
+        """Known optimizers get their fixed colour; the other labels, sorted, the spare colours in
+        turn. Dashes and markers follow each label's place among the sorted labels."""
         labels = sorted(set(labels))
         spare = [c for c in (*SPARE_COLOURS, *KNOWN_COLOURS.values()) if c not in
                  {KNOWN_COLOURS[label] for label in labels if label in KNOWN_COLOURS}]
         mapping, position = {}, 0
-        for label in labels:
+        for place, label in enumerate(labels):
             if label in KNOWN_COLOURS:
-                mapping[label] = LineStyle(KNOWN_COLOURS[label])
+                colour = KNOWN_COLOURS[label]
             else:
-                round_, index = divmod(position, len(spare))
-                mapping[label] = LineStyle(spare[index], DASHES[round_ % len(DASHES)])
+                colour = spare[position % len(spare)]
                 position += 1
+            mapping[label] = LineStyle(colour, DASHES[place % len(DASHES)], MARKERS[place % len(MARKERS)],
+                                       round(place * MARKER_SPACING / len(labels), 4))
         return cls(MappingProxyType(mapping))
 
     def of(self, label: str) -> LineStyle:
