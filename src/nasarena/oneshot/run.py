@@ -80,6 +80,7 @@ def run_search(settings: SearchSettings, seed: int, run_dir: str | Path, *, data
         state = torch.load(checkpoint, map_location="cpu", weights_only=True)  # generator states stay on the CPU
         search.load_state_dict(state["search"])
         records = [EpochRecord.from_dict(r) for r in state["records"]]
+        atomic_write_bytes(run_dir / RECORDS_FILE, records_text(records))  # a kill may have left it behind
     else:
         atomic_write_bytes(run_dir / SETTINGS_FILE, json.dumps(
             {"seed": seed, "fingerprint": settings.fingerprint(), "settings": settings.to_dict()}, indent=1).encode())
