@@ -13,6 +13,7 @@ from nasarena.errors import InvalidArchitectureError, InvalidSettingError, Unkno
 from nasarena.spaces.nb101 import Cell
 from nasarena.spaces.oneshot import (ONESHOT_SPACES, PAPER_COUNTS, OneShotArch, architectures, count, discretize,
                                      discretize_arch, oneshot_space, search_space)
+from nasarena.spaces.oneshot.choices import choices
 from nasarena.spaces.oneshot.enumeration import blocks_with_child, is_chain, wirings
 
 C3, C1, MP = "conv3x3-bn-relu", "conv1x1-bn-relu", "maxpool3x3"
@@ -230,14 +231,24 @@ def test_mutation_and_neighbours_stay_in_the_space_and_change_the_network(name):
         neighbours = space.neighbours(arch)
         cells = [n.to_cell() for n in neighbours]
         assert neighbours and arch.to_cell() not in cells and len(set(cells)) == len(cells)
-        dims = space.categorical_dims()
         for n in neighbours:  # exactly one choice differs
             changed = space.encode(n, "choices") != space.encode(arch, "choices")
             assert changed.sum() == 1 and space.contains(n)
         child = space.mutate(arch, rng)
-        assert space.contains(child) and child in neighbours and len(dims) == len(space.encode(child, "choices"))
+        assert space.contains(child) and child.to_cell() in cells  # another network, one choice away
+        assert (space.encode(child, "choices") != space.encode(arch, "choices")).sum() == 1
     arch = space.sample(np.random.default_rng(5))
     assert space.mutate(arch, np.random.default_rng(6)) == space.mutate(arch, np.random.default_rng(6))
+
+
+def test_choices_follow_table_1():
+    """Per block: C(j, k) parent sets (omitted when only one) and 3 ops; the output: C(N+1, k)."""
+    assert search_space("nb1shot1-1").categorical_dims() == (3, 3, 3, 3, 6, 3, 10)
+    assert search_space("nb1shot1-2").categorical_dims() == (3, 2, 3, 3, 3, 6, 3, 10)
+    assert search_space("nb1shot1-3").categorical_dims() == (3, 2, 3, 3, 3, 6, 3, 10, 3, 15)
+    names = [c.name for c in choices("nb1shot1-1")]
+    assert names == ["block_1_op", "block_2_op", "block_3_parents", "block_3_op", "block_4_parents", "block_4_op",
+                     "output_parents"]
 
 
 @pytest.mark.parametrize("name", NAMES)

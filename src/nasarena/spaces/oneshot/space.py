@@ -113,10 +113,20 @@ class OneShotSearchSpace:
         return result
 
     def mutate(self, arch: OneShotArch, rng: np.random.Generator, rate: float = 1.0) -> OneShotArch:
-        """A uniformly chosen neighbour (one choice changed, another network); ``rate`` belongs to
-        the optimizers' interface and is not used, as a mutation here is always one change."""
-        options = self.neighbours(arch)
-        return options[int(rng.integers(len(options)))]
+        """One choice, chosen uniformly, gets another option, chosen uniformly, redrawn until the
+        network changes (a child among :meth:`neighbours`). It always ends: changing the op of a
+        block that reaches the output changes the cell's ops. ``rate`` belongs to the optimizers'
+        interface and is not used, as a mutation here is always one change."""
+        values = list(choice_encoding.to_categorical(self.definition, self.check(arch)))
+        dims = self.categorical_dims()
+        row = arch.to_cell().row
+        while True:
+            position = int(rng.integers(len(dims)))
+            option = int(rng.integers(dims[position] - 1))
+            option += option >= values[position]  # skip the current option
+            child = self.from_categorical(values[:position] + [option] + values[position + 1 :])
+            if child.to_cell().row != row:
+                return child
 
     # --- encodings -------------------------------------------------------------------------
     def encode(self, arch: OneShotArch, kind: str = "adjacency_one_hot") -> np.ndarray:
