@@ -16,9 +16,12 @@ def benchmarks(
         for entry in available():
             typer.echo(f"{entry.name:24s} {entry.summary}")
         return
+    from .progress import spinner
+
     options = {"path": path} if path else {}
     try:
-        loaded = benchmark(name, **options)
+        with spinner(f"loading {name}"):
+            loaded = benchmark(name, **options)
     except (KeyError, ValueError, FileNotFoundError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None

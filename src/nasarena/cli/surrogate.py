@@ -46,7 +46,8 @@ def fit(
     encoding: str = typer.Option(None, help="Architecture encoding (default: the space's fixed-size one)."),
     fidelity: int = typer.Option(None, help="Epochs of the runs when the data has no fidelity column."),
     setting: list[str] = typer.Option([], "--set", help="Model setting, e.g. --set n_estimators=300 (repeatable)."),
-    no_runtime: bool = typer.Option(False, help="Fit no runtime model (cost: 1 simulated second per epoch)."),
+    no_runtime: bool = typer.Option(False, "--no-runtime", help="Fit no runtime model (cost: 1 simulated second per "
+                                                                 "epoch)."),
 ) -> None:
     """Fit a surrogate benchmark on a data file and save it as a versioned, checksummed artefact."""
     from ..surrogates.artifact import save
@@ -84,8 +85,11 @@ def evaluate(
     from ..surrogates.encoding import ArchitectureEncoder
     from ..surrogates.evaluation import evaluate as evaluate_runs
 
+    from .progress import spinner
+
     try:
-        bench = open_surrogate(artefact)
+        with spinner(f"loading {artefact}"):
+            bench = open_surrogate(artefact)
         runs = read_training_data(data, bench.space, fidelity)
         validations = evaluate_runs(bench.artifact, runs, range(len(runs)), f"file {data.name}",
                                     ArchitectureEncoder(bench.space, bench.artifact.encoding))
@@ -108,8 +112,11 @@ def info(artefact: str = typer.Argument(..., help="Artefact file, or the name of
     """What a surrogate benchmark is: space, fidelities, data manifest, validation metrics, semantics."""
     from ..benchmarks.surrogate import open_surrogate
 
+    from .progress import spinner
+
     try:
-        bench = open_surrogate(artefact)
+        with spinner(f"loading {artefact}"):
+            bench = open_surrogate(artefact)
     except (ValueError, KeyError, ImportError, FileNotFoundError) as error:
         _fail(error)
     typer.echo(bench.describe().to_text())
