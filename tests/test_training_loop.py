@@ -161,3 +161,50 @@ def test_quick_nb101_run_on_real_cifar10_beats_chance():
     assert time.perf_counter() - start < 120
     assert record.complete and len(record.epochs) == 3
     assert record.final.test_accuracy > 0.20  # measured 0.3628 on this seed
+
+
+def _batches_folder(root: Path) -> Path:
+    """A tiny synthetic ``cifar-10-batches-py`` folder (the official pickles' layout)."""
+    import pickle
+
+    import numpy as np
+
+    folder = root / "cifar-10-batches-py"
+    folder.mkdir()
+    rng = np.random.default_rng(0)
+    for name in [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]:
+        labels = np.tile(np.arange(10), 5)
+        images = rng.integers(0, 256, size=(50, 3 * 32 * 32), dtype=np.uint8)
+        with open(folder / name, "wb") as stream:
+            pickle.dump({b"labels": labels.tolist(), b"data": images}, stream)
+    return folder
+
+
+NB201_CELL = "|nor_conv_3x3~0|+|nor_conv_3x3~0|skip_connect~1|+|skip_connect~0|none~1|avg_pool_3x3~2|"
+
+
+def test_train_command_trains_resumes_and_reports_errors(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from nasarena.cli.main import app
+
+    folder = _batches_folder(tmp_path)
+    out = tmp_path / "run"
+    arguments = ["train", "--space", "nb201", "--arch", NB201_CELL, "--epochs", "2", "--data", str(folder),
+                 "--image-size", "8", "--scale", "channels=4", "--scale", "cells_per_stage=1", "--out", str(out),
+                 "--set", "batch_size=64", "--device", "cpu"]
+    result = CliRunner().invoke(app, arguments)
+    assert result.exit_code == 0, result.output
+    assert "parameters" in result.output and "images/s" in result.output
+    record = json.loads((out / "record.json").read_text())
+    assert record["complete"] and len(record["epochs"]) == 2 and record["network"]["scale"]["channels"] == 4
+    again = CliRunner().invoke(app, arguments + ["--json"])  # finished: the record, no retraining
+    assert json.loads(again.output)["epochs"] == record["epochs"]
+    other = CliRunner().invoke(app, arguments[:-4] + ["--set", "batch_size=32"])
+    assert other.exit_code == 2 and "other settings" in other.output and "batch_size" in other.output
+    bad = CliRunner().invoke(app, ["train", "--space", "nb201", "--arch", "bogus", "--data", str(folder)])
+    assert bad.exit_code == 2 and "does not parse" in bad.output
+    bad = CliRunner().invoke(app, arguments[:-2] + ["--set", "momentun=0.5"])
+    assert bad.exit_code == 2 and "momentum" in bad.output
