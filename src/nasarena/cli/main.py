@@ -11,6 +11,7 @@ from .report import report_command
 from .run import optimizers_command, run_command
 from .supernet import app as supernet_app
 from .surrogate import app as surrogate_app
+from .train import train_command
 
 app = typer.Typer(cls=ReportingGroup, help="nasarena: exact, fast, reproducible NAS benchmarking.", no_args_is_help=True)
 app.add_typer(nb101_app, name="nb101")
@@ -22,6 +23,7 @@ app.command("run")(run_command)
 app.command("optimizers")(optimizers_command)
 app.command("report")(report_command)
 app.command("query")(query_command)
+app.command("train")(train_command)
 
 
 def _print_version(value: bool) -> None:
