@@ -2,15 +2,18 @@
 
 Every finished run is written at once as its own Parquet file under ``OUT/runs/`` (written to
 a temporary name and renamed, so a killed experiment never leaves a corrupt file); together
-they form one Parquet dataset. Rerunning the same experiment skips the runs whose file exists,
-so an interrupted experiment resumes where it stopped. A run depends only on its spec, so the
-results are the same whatever the backend and the number of processes.
+they form one Parquet dataset. Rerunning the same experiment skips the runs whose file exists
+and reads back, so an interrupted experiment resumes where it stopped (a damaged file is moved
+aside as ``*.corrupt`` and its run computed again). A run depends only on its spec, so the
+results are the same whatever the backend and the number of processes: run files hold only
+deterministic columns, and the measured optimizer CPU time goes to ``OUT/timings/``.
+Several experiments may write into one folder at once: each run is claimed first
+(:mod:`.claims`), so it is computed and written exactly once.
 """
 
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import queue as queues
 import tempfile
@@ -23,10 +26,20 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..errors import DataFileError, OutputError
 from ..io.files import atomic_write_bytes
-from .protocol import Budget, RunSettings, run, settings_hash
+from .claims import claim, partial_prefix, release, remove_stale_partials
+from .protocol import TRAJECTORY_COLUMNS, Budget, RunSettings, run, settings_hash
+from .workers import context as worker_context
+from .workers import die_with_parent
 
 RUNS_DIR = "runs"
+TIMINGS_DIR = "timings"
+#: Measured, so different between two runs of one spec: kept out of the run files.
+MEASURED_COLUMNS = ("optimizer_cpu_time",)
+#: Every run file holds these; a file without them is not a run file of nasarena.
+REQUIRED_COLUMNS = frozenset(TRAJECTORY_COLUMNS) - set(MEASURED_COLUMNS)
+CLAIM_POLL_INTERVAL = 0.5  # seconds between two looks at runs another experiment computes
 
 
 @dataclass(frozen=True)
@@ -45,7 +58,13 @@ class RunSpec:
 
     @property
     def settings_hash(self) -> str:
-        return settings_hash(self.optimizer, dict(self.optimizer_settings), self.run_settings, self.budget)
+        return settings_hash(self.optimizer, self.recorded_settings, self.run_settings, self.budget)
+
+    @property
+    def recorded_settings(self) -> dict:
+        """The overrides, plus the mutation rule where the optimizer has one (its default when not
+        overridden): runs made under another default rule must not share a hash with these."""
+        return {**_mutation_default(self.optimizer), **dict(self.optimizer_settings)}
 
     @property
     def setup(self) -> str:
@@ -85,6 +104,18 @@ def grid(
     ]
 
 
+@lru_cache(maxsize=None)
+def _mutation_default(optimizer: str) -> dict:
+    import inspect
+
+    from ..optimizers.base import REGISTRY, available
+
+    available()  # registers the built-in optimizers
+    entry = REGISTRY.get(optimizer)
+    parameter = inspect.signature(entry.factory.__init__).parameters.get("mutation") if entry is not None else None
+    return {} if parameter is None else {"mutation": parameter.default}
+
+
 @lru_cache(maxsize=8)
 def _benchmark(name: str, options: tuple[tuple[str, object], ...] = ()):
     from ..benchmarks import benchmark
@@ -116,8 +147,10 @@ PROGRESS_INTERVAL = 0.5  # seconds between two progress messages of one run
 
 
 def _listen_for_progress(queue) -> None:
-    """Worker initializer: report progress of the runs this process executes on ``queue``."""
+    """Worker initializer: exit with the parent; report progress of the runs this process
+    executes on ``queue``."""
     global _progress_queue
+    die_with_parent()
     _progress_queue = queue
 
 
@@ -139,30 +172,62 @@ def _queued_progress(spec: RunSpec) -> Callable[[float], None] | None:
 
 
 def _write_run(out: Path, spec: RunSpec, frame: pd.DataFrame) -> None:
-    directory = out / RUNS_DIR
+    """The run's deterministic columns to ``runs/``, its measured ones to ``timings/``."""
+    measured = [c for c in MEASURED_COLUMNS if c in frame.columns]
+    if measured:
+        _write_parquet(out / TIMINGS_DIR, spec.file_name, frame[["evaluation", *measured]])
+    _write_parquet(out / RUNS_DIR, spec.file_name, frame.drop(columns=measured))
+
+
+def _write_parquet(directory: Path, name: str, frame: pd.DataFrame) -> None:
     # not "*.parquet": pathlib's glob matches hidden files, and readers must never see a partial file
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".partial-", suffix=".tmp")
-    os.close(handle)
+    temporary = None
     try:
+        directory.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=directory, prefix=partial_prefix(), suffix=".tmp")
+        os.close(handle)
         frame.to_parquet(temporary, index=False)
-        os.replace(temporary, directory / spec.file_name)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+        os.replace(temporary, directory / name)
+    except OSError as error:
+        raise OutputError(f"cannot write {directory / name}: {error.strerror or error}") from None
+    finally:
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)
 
 
 def _record_settings(out: Path, specs: Sequence[RunSpec]) -> None:
     """Keep the exact settings of every configuration next to the results (for reports)."""
     path = out / "settings.json"
-    known = json.loads(path.read_text()) if path.exists() else {}
+    known = read_settings(out)
+    before = dict(known)
     for spec in specs:
         known[spec.settings_hash] = {
             "optimizer": spec.optimizer,
-            "optimizer_settings": dict(spec.optimizer_settings),
+            "optimizer_settings": spec.recorded_settings,
             "run_settings": asdict(spec.run_settings),
             "budget": asdict(spec.budget),
         }
-    atomic_write_bytes(path, (json.dumps(known, indent=2, sort_keys=True, default=str) + "\n").encode())
+    if json.dumps(known, sort_keys=True, default=str) == json.dumps(before, sort_keys=True, default=str):
+        return  # nothing new: a finished (possibly read-only) folder is left as it is
+    try:
+        atomic_write_bytes(path, (json.dumps(known, indent=2, sort_keys=True, default=str) + "\n").encode())
+    except OSError as error:
+        raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def read_settings(out: Path) -> dict:
+    """``settings.json`` of an experiment folder: settings hash -> settings ({} when absent)."""
+    path = Path(out) / "settings.json"
+    try:
+        known = json.loads(path.read_text())
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise DataFileError(f"{path} cannot be read ({error}); restore it or delete it to record the settings "
+                            "anew") from None
+    if not isinstance(known, dict):
+        raise DataFileError(f"{path} holds no mapping of settings hashes to settings")
+    return known
 
 
 def _run_files(out: Path) -> list[Path]:
@@ -170,10 +235,49 @@ def _run_files(out: Path) -> list[Path]:
     return sorted((Path(out) / RUNS_DIR).glob("[!.]*.parquet"))
 
 
+def read_run_file(path: Path) -> pd.DataFrame:
+    """One run file; a damaged or foreign file is a :class:`DataFileError` naming it."""
+    try:
+        frame = pd.read_parquet(path)
+    except (OSError, ValueError, TypeError) as error:  # pyarrow's ArrowInvalid is a ValueError
+        raise DataFileError(f"{path} is not a readable run file ({error}); rerun `nasarena run` on this folder "
+                            "to recompute it") from None
+    missing = REQUIRED_COLUMNS - set(frame.columns)
+    if missing:
+        raise DataFileError(f"{path} is not a run file of nasarena: it lacks the columns {', '.join(sorted(missing))}")
+    return frame
+
+
+#: Run files already read back by this process: (name, size, mtime) -> True.
+_verified: dict[tuple[str, int, int], bool] = {}
+
+
+def _finished(path: Path) -> bool:
+    """Whether ``path`` is a complete run file; a damaged one is moved aside as ``*.corrupt``."""
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        return False
+    key = (str(path), stat.st_size, stat.st_mtime_ns)
+    if key in _verified:
+        return True
+    try:
+        read_run_file(path)
+    except DataFileError:
+        try:
+            os.replace(path, path.with_name(path.name + ".corrupt"))
+        except OSError:
+            pass  # a read-only folder: the run is not done, and writing it will say why
+        return False
+    _verified[key] = True
+    return True
+
+
 def pending(specs: Sequence[RunSpec], out: Path) -> list[RunSpec]:
-    """The specs whose results are not yet in ``out``."""
+    """The specs whose results are not yet in ``out`` (or only in a damaged file)."""
+    runs = Path(out) / RUNS_DIR
     done = {p.name for p in _run_files(out)}
-    return [spec for spec in specs if spec.file_name not in done]
+    return [spec for spec in specs if spec.file_name not in done or not _finished(runs / spec.file_name)]
 
 
 def run_experiment(
@@ -192,20 +296,46 @@ def run_experiment(
     running run has spent, from time to time (process backend only; Ray reports finished runs).
     """
     out = Path(out)
-    (out / RUNS_DIR).mkdir(parents=True, exist_ok=True)
-    for stale in (out / RUNS_DIR).glob(".partial-*"):
-        stale.unlink()
+    runs = out / RUNS_DIR
+    if backend not in ("process", "ray"):
+        raise ValueError(f"unknown backend {backend!r}; use 'process' or 'ray'")
     todo = pending(specs, out)
+    if not todo:
+        return []
+    try:
+        runs.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"cannot create {runs}: {error.strerror or error}") from None
+    remove_stale_partials(runs)
+    remove_stale_partials(out / TIMINGS_DIR)
     _record_settings(out, specs)
     jobs = jobs or os.cpu_count() or 1
     finish = on_finished or (lambda spec: None)
-    if backend == "ray":
-        _run_on_ray(todo, out, jobs, finish)
-    elif backend == "process":
-        _run_on_processes(todo, out, jobs, finish, on_progress)
-    else:
-        raise ValueError(f"unknown backend {backend!r}; use 'process' or 'ray'")
-    return todo
+    computed: list[RunSpec] = []
+    waiting = todo
+    while waiting:
+        claimed = [spec for spec in waiting if claim(runs, spec.file_name)]
+        try:
+            mine = pending(claimed, out)  # another experiment may have written some meanwhile
+            if backend == "ray":
+                _run_on_ray(mine, out, jobs, finish)
+            else:
+                _run_on_processes(mine, out, jobs, finish, on_progress)
+        finally:
+            for spec in claimed:
+                release(runs, spec.file_name)
+        computed += mine
+        taken = {spec.file_name for spec in mine}
+        others = [spec for spec in waiting if spec.file_name not in taken]
+        still = pending(others, out)
+        left = {spec.file_name for spec in still}
+        for spec in others:
+            if spec.file_name not in left:
+                finish(spec)  # written by another experiment into the same folder
+        if still and not mine:
+            time.sleep(CLAIM_POLL_INTERVAL)
+        waiting = still
+    return computed
 
 
 def _run_on_processes(todo: list[RunSpec], out: Path, jobs: int, finish, on_progress=None) -> None:
@@ -215,10 +345,7 @@ def _run_on_processes(todo: list[RunSpec], out: Path, jobs: int, finish, on_prog
             _write_run(out, spec, execute(spec, report))
             finish(spec)
         return
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    for name, options in {(spec.benchmark, spec.benchmark_options) for spec in todo}:
-        _benchmark(name, options)  # load before forking, so workers share the arrays
+    context = worker_context()  # never fork: see .workers
     progress = context.Queue() if on_progress else None
     by_file = {spec.file_name: spec for spec in todo} if on_progress else {}
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_listen_for_progress,
@@ -274,11 +401,20 @@ def _run_on_ray(todo: list[RunSpec], out: Path, jobs: int, finish) -> None:
 
 
 def load_results(out: Path) -> pd.DataFrame:
-    """All trajectory rows of an experiment directory (an empty frame if none)."""
+    """All trajectory rows of an experiment directory (an empty frame if none); a damaged or
+    foreign run file is a :class:`DataFileError` naming it."""
     files = _run_files(out)
     if not files:
         return pd.DataFrame()
-    return pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
+    return pd.concat([read_run_file(f) for f in files], ignore_index=True)
+
+
+def load_timings(out: Path) -> pd.DataFrame:
+    """The measured optimizer CPU time of every run (run file name, evaluation, seconds)."""
+    files = sorted((Path(out) / TIMINGS_DIR).glob("[!.]*.parquet"))
+    if not files:
+        return pd.DataFrame(columns=["run", "evaluation", *MEASURED_COLUMNS])
+    return pd.concat([pd.read_parquet(f).assign(run=f.name) for f in files], ignore_index=True)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,8 @@ from .cell import INPUT, MAX_VERTICES, OPS, OUTPUT, Cell
 from .table import unique_cells
 
 _OP_SPOTS = MAX_VERTICES - 2
+#: Draws of the paper's mutation before a same-architecture child is accepted (see ``mutate_one_edit``).
+SAME_ARCHITECTURE_ATTEMPTS = 1000
 _UPPER_PAIRS = {MAX_VERTICES: [(x, y) for x in range(MAX_VERTICES - 1) for y in range(x + 1, MAX_VERTICES)]}
 
 
@@ -87,6 +89,39 @@ def mutate(cell: Cell, rng: np.random.Generator, rate: float = 1.0) -> Cell:
                 ops[vertex] = others[int(choices[2 * vertex - 1] * len(others))]
         child = Cell.from_checked(tuple(map(tuple, matrix)), tuple(ops))
         if child.is_valid:
+            return child
+
+
+def mutate_one_edit(cell: Cell, rng: np.random.Generator) -> Cell:
+    """The NB101 paper's mutation (Supplement S2), repeated until the child is valid.
+
+    One position of the unpruned 7-vertex encoding is drawn uniformly among its 21 edge slots
+    and 5 interior ops: an edge is flipped, an op changed to one of the two others. The child's
+    encoding is at edit distance exactly 1 from the (widened) parent's. An edit that leaves the
+    architecture unchanged (about half of them: an edge or op off every input-output path) is
+    drawn again, so the child is a different architecture; the paper does not say, and without
+    this half of all evaluations of RE would re-train its parents. (A cell no single edit can
+    change, such as input -> output alone, gets a valid same-architecture child after
+    ``SAME_ARCHITECTURE_ATTEMPTS`` draws.)
+    """
+    if not cell.is_valid:
+        raise ValueError(f"cannot mutate an invalid cell: {cell.reason}")
+    base_matrix, base_ops = _padded_original(cell, rng)
+    pairs = _UPPER_PAIRS[MAX_VERTICES]
+    attempts = 0
+    while True:
+        attempts += 1
+        position = int(rng.random() * (len(pairs) + _OP_SPOTS))
+        matrix, ops = [row[:] for row in base_matrix], list(base_ops)
+        if position < len(pairs):
+            x, y = pairs[position]
+            matrix[x][y] = 1 - matrix[x][y]
+        else:
+            vertex = position - len(pairs) + 1
+            others = [op for op in OPS if op != ops[vertex]]
+            ops[vertex] = others[int(rng.random() * len(others))]
+        child = Cell.from_checked(tuple(map(tuple, matrix)), tuple(ops))
+        if child.is_valid and (child.hash != cell.hash or attempts > SAME_ARCHITECTURE_ATTEMPTS):
             return child
 
 

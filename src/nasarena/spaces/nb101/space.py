@@ -7,13 +7,15 @@ import json
 import numpy as np
 
 from ..encoders import pick_encoder
-from . import encodings, operations
+from . import encodings as cell_encodings
+from . import operations
 from .cell import INPUT, MAX_VERTICES, OPS, OUTPUT, Cell
-from .config_space import CONFIG_ENCODINGS, build_config_space, decode_config
+from ...errors import InvalidArchitectureError
+from .config_space import CONFIG_ENCODINGS, build_config_space, decode_config, encode_config
 from .table import NUM_UNIQUE_CELLS, UniqueCells, unique_cells
 
-_ENCODERS = {"adjacency_one_hot": encodings.adjacency_one_hot, "variable_size": encodings.variable_size,
-             "path": encodings.path_encoding, "graph": encodings.graph}
+_ENCODERS = {"adjacency_one_hot": cell_encodings.adjacency_one_hot, "variable_size": cell_encodings.variable_size,
+             "path": cell_encodings.path_encoding, "graph": cell_encodings.graph}
 ENCODINGS = tuple(_ENCODERS)
 
 
@@ -31,7 +33,8 @@ class NB101Space:
     """
 
     name = "nb101"
-    graph_size = encodings.GRAPH_SIZE  # (nodes, features) of the "graph" encoding
+    encodings = ENCODINGS
+    graph_size = cell_encodings.GRAPH_SIZE  # (nodes, features) of the "graph" encoding
 
     def __init__(self, sampler: str = "raw", subset: np.ndarray | None = None):
         if sampler not in ("raw", "unique"):
@@ -41,8 +44,25 @@ class NB101Space:
         self._members = None if subset is None else frozenset(self.subset.tolist())
         self.size = NUM_UNIQUE_CELLS if subset is None else len(self.subset)
 
+    def violation(self, cell: Cell) -> str | None:
+        """Why ``cell`` is not in the space: not a cell, invalid (the cell's reason), or outside the subset."""
+        if not isinstance(cell, Cell):
+            return f"not an NB101 Cell but {type(cell).__name__}"
+        if not cell.is_valid:
+            return cell.reason
+        if self._members is not None and cell.row not in self._members:
+            return f"cell {cell.hash} is not among the {self.size:,} cells of this subset"
+        return None
+
     def contains(self, cell: Cell) -> bool:
-        return cell.is_valid and (self._members is None or cell.row in self._members)
+        return self.violation(cell) is None
+
+    def row(self, cell: Cell) -> int:
+        """The row of a valid cell in :meth:`enumerate` (the sorted-hash order of the whole space)."""
+        problem = self.violation(cell) if not isinstance(cell, Cell) or not cell.is_valid else None
+        if problem is not None:
+            raise InvalidArchitectureError(f"no NB101 row: {problem}")
+        return int(cell.row)
 
     def sample(self, rng: np.random.Generator) -> Cell:
         if self.subset is not None:
@@ -56,6 +76,14 @@ class NB101Space:
                 return child
         raise RuntimeError(f"no mutation of {cell.hash} within {MAX_SUBSET_ATTEMPTS} attempts lies in the subset")
 
+    def mutate_one_edit(self, cell: Cell, rng: np.random.Generator) -> Cell:
+        """:func:`.operations.mutate_one_edit` (the NB101 paper's mutation), inside the subset."""
+        for _ in range(MAX_SUBSET_ATTEMPTS):
+            child = operations.mutate_one_edit(cell, rng)
+            if self._members is None or child.row in self._members:
+                return child
+        raise RuntimeError(f"no mutation of {cell.hash} within {MAX_SUBSET_ATTEMPTS} attempts lies in the subset")
+
     def neighbours(self, cell: Cell) -> list[Cell]:
         return [n for n in operations.neighbours(cell) if self._members is None or n.row in self._members]
 
@@ -64,15 +92,15 @@ class NB101Space:
 
     def categorical_dims(self) -> tuple[int, ...]:
         """The fixed-size encoding as independent categorical choices: 21 edges (2) and 5 ops (3)."""
-        return (2,) * encodings.NUM_EDGE_SLOTS + (len(OPS),) * encodings.NUM_OP_SLOTS
+        return (2,) * cell_encodings.NUM_EDGE_SLOTS + (len(OPS),) * cell_encodings.NUM_OP_SLOTS
 
     def from_categorical(self, values) -> Cell:
         """The 7-vertex cell of a choice per categorical dimension (it may be invalid)."""
         values = [int(v) for v in values]
         matrix = [[0] * MAX_VERTICES for _ in range(MAX_VERTICES)]
-        for (x, y), bit in zip(encodings.EDGE_PAIRS, values[: encodings.NUM_EDGE_SLOTS]):
+        for (x, y), bit in zip(cell_encodings.EDGE_PAIRS, values[: cell_encodings.NUM_EDGE_SLOTS]):
             matrix[x][y] = bit
-        ops = (INPUT, *(OPS[v] for v in values[encodings.NUM_EDGE_SLOTS :]), OUTPUT)
+        ops = (INPUT, *(OPS[v] for v in values[cell_encodings.NUM_EDGE_SLOTS :]), OUTPUT)
         return Cell.from_checked(tuple(map(tuple, matrix)), ops)
 
     config_encodings = CONFIG_ENCODINGS
@@ -90,6 +118,10 @@ class NB101Space:
     def from_config(self, values, encoding: str = "categorical") -> Cell:
         """The cell a configuration of ``config_space(encoding)`` decodes to (it may be invalid)."""
         return decode_config(values, encoding)
+
+    def to_config(self, cell: Cell, encoding: str = "categorical") -> dict:
+        """A configuration of ``config_space(encoding)`` that decodes to ``cell``'s architecture."""
+        return encode_config(cell, encoding)
 
     def enumerate(self) -> UniqueCells:
         """All unique cells (of the whole space, also when restricted to a subset)."""

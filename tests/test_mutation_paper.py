@@ -1,0 +1,63 @@
+"""The NB101 paper's mutation (Supplement S2) and the rate-based one, as RE/NRE settings."""
+
+import numpy as np
+import pytest
+
+from nasarena.optimizers.base import make
+from nasarena.spaces.nb101 import operations
+from nasarena.spaces.nb101.cell import MAX_VERTICES
+from nasarena.spaces.nb101.space import NB101Space
+
+
+def _encoding_distance(parent, child) -> int:
+    """Edit distance between two 7-vertex encodings: differing upper-triangle edges plus ops."""
+    a, b = np.array(parent[0]), np.array(child.original_matrix)
+    ops_a, ops_b = parent[1], child.original_ops
+    return int(np.triu(a != b, 1).sum()) + sum(x != y for x, y in zip(ops_a, ops_b))
+
+
+def test_paper_mutation_is_exactly_one_edit_and_rate_mutation_is_not():
+    rng = np.random.default_rng(3)
+    space = NB101Space()
+    paper, rate = [], []
+    kinds = {"edge": 0, "op": 0}
+    for _ in range(400):
+        parent = space.sample(rng)
+        while len(parent.original_ops) != MAX_VERTICES:  # compare on 7-vertex encodings
+            parent = space.sample(rng)
+        encoding = (parent.original_matrix, parent.original_ops)
+        child = operations.mutate_one_edit(parent, rng)
+        paper.append(_encoding_distance(encoding, child))
+        assert child.hash != parent.hash
+        kinds["op" if child.original_ops != parent.original_ops else "edge"] += 1
+        rate.append(_encoding_distance(encoding, operations.mutate(parent, rng, 1.0)))
+    assert set(paper) == {1}
+    # edges are 21 of the 26 positions; the valid children skew this only mildly
+    assert 0.05 < kinds["op"] / 400 < 0.4
+    distances = np.bincount(rate)
+    assert distances[0] > 0 and distances[2:].sum() > 0  # the rate rule can return 0 or several edits
+
+
+def test_a_cell_no_single_edit_changes_still_gets_a_child():
+    from nasarena.spaces.nb101.cell import Cell
+
+    cell = Cell.from_checked(((0, 1), (0, 0)), ("input", "output"))  # input -> output alone
+    assert operations.mutate_one_edit(cell, np.random.default_rng(0)).hash == cell.hash
+
+
+def test_evolution_defaults_to_the_paper_mutation_and_keeps_the_rate_rule(lite):
+    for name in ("re", "nre"):
+        default = make(name, lite.space)
+        assert default.mutation == "paper" and default.settings()["mutation"] == "paper"
+        assert make(name, lite.space, mutation="rate").settings()["mutation"] == "rate"
+    with pytest.raises(ValueError, match="mutation"):
+        make("re", lite.space, mutation="sometimes")
+
+
+def test_the_mutation_rule_is_part_of_the_settings_hash():
+    from nasarena.runner import Budget
+    from nasarena.runner.experiment import grid
+
+    default, paper, rate = (grid(["nb101-lite"], ["re"], [0], Budget(seconds=1e6), settings)[0]
+                            for settings in (None, {"re": {"mutation": "paper"}}, {"re": {"mutation": "rate"}}))
+    assert default.settings_hash == paper.settings_hash != rate.settings_hash
