@@ -1,0 +1,316 @@
+"""``write_space_report``: the NB101 paper's dataset study (Sec. 3) of one benchmark as a
+self-contained HTML page, its figures (PNG and PDF) and a JSON of every number.
+
+Each figure's caption says which numbers are real and which are modelled, and which data
+(trial, fidelity) it shows; where the paper states a value, ours stands beside it with the
+reason they may differ.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ..analysis.space.nb101 import PAPER_LOCALITY, SpaceAnalysis
+from ..io.files import atomic_write_bytes
+from . import html
+from .backend import new_figure, require_matplotlib, save_figure
+from .style import KNOWN_COLOURS, SPARE_COLOURS, publication
+
+REPORT_FILE = "space_report.html"
+JSON_FILE = "space_analysis.json"
+FIGURES_DIR = "figures"
+PLOT_POINTS = 30_000  # scatter plots draw at most this many cells (a seeded subsample)
+COLOURS = (*KNOWN_COLOURS.values(), *SPARE_COLOURS)
+
+
+class _Figures:
+    """Saves each figure as PNG and PDF and embeds the PNG with its caption."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+
+    def add(self, figure, name: str, caption: str) -> str:
+        saved = save_figure(figure, self.folder / name)
+        return html.image(saved.png, f"{caption} Files: {FIGURES_DIR}/{saved.png.name}, {saved.pdf.name}.")
+
+
+def _json_default(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    raise TypeError(f"not JSON serialisable: {type(value).__name__}")
+
+
+def _clean(value):
+    """NaN and infinities become null: the JSON must load in any strict parser."""
+    if isinstance(value, dict):
+        return {str(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    if isinstance(value, (float, np.floating)) and not math.isfinite(float(value)):
+        return None
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def write_json(analysis: SpaceAnalysis, path: Path) -> Path:
+    text = json.dumps(_clean(analysis.to_dict()), indent=1, default=_json_default)
+    atomic_write_bytes(path, text.encode("utf-8"))
+    return path
+
+
+def _pct(value) -> str:
+    return "n/a" if value is None or not np.isfinite(value) else f"{100 * value:.2f} %"
+
+
+def _num(value, digits=2) -> str:
+    return "n/a" if value is None or not np.isfinite(value) else f"{value:.{digits}f}"
+
+
+def _data_note(analysis: SpaceAnalysis) -> list[str]:
+    data = analysis.data
+    notes = [html.paragraph(f"Benchmark {data.name}: {int(data.present.sum()):,} cells, {data.trials} trial(s) per "
+                            f"cell, fidelities {', '.join(map(str, data.fidelities))} epochs; every figure uses the "
+                            f"highest fidelity ({data.fidelities[-1]} epochs) unless it says otherwise."),
+             html.paragraph(f"Real: {data.real}."), html.paragraph(f"Modelled: {data.modelled}.", "note")]
+    if data.same_draw:
+        notes.append(html.paragraph(
+            "On nb101-lite validation and test accuracy are the same real draw (test accuracy of trial 0): the "
+            "'validation' numbers below are that test draw, and the validation-test correlation cannot be measured.",
+            "note"))
+    return notes
+
+
+def _distribution_section(analysis: SpaceAnalysis, figures: _Figures) -> list[str]:
+    dist = analysis.distributions
+    figure = new_figure(6.5, 2.6)
+    left, right = figure.subplots(1, 2)
+    for colour, (name, (x, y)) in zip(COLOURS, dist.ecdfs.items()):
+        left.step(x, y, where="post", color=colour, label=name)
+    left.set(xlabel="accuracy", ylabel="fraction of cells", xlim=(0.8, 1.0))
+    left.legend(loc="upper left")
+    if dist.noise:
+        for colour, (fidelity, std) in zip(COLOURS, dist.noise.items()):
+            x = np.sort(std)
+            right.step(x, np.arange(1, len(x) + 1) / len(x), where="post", color=colour, label=f"{fidelity} epochs")
+        right.set(xlabel="std of test accuracy over trials", ylabel="fraction of cells", xscale="log")
+        right.legend()
+        noise_text = "Right: ECDF of the standard deviation of test accuracy between trials at each budget."
+    else:
+        right.text(0.5, 0.5, "one trial per cell:\nno between-trial noise", ha="center", va="center",
+                   transform=right.transAxes)
+        right.set_axis_off()
+        noise_text = "Right: empty, the benchmark has one trial per cell so the noise between trials is not in it."
+    best = dist.best_test
+    rows = [["best cell (by test accuracy)", dist.best_row, _pct(best), _pct(0.9432),
+             "ours is a single draw (the max of many noisy draws is optimistic)" if analysis.data.trials == 1
+             else "same definition"]]
+    for cell in dist.named:
+        rows.append([f"{cell.name} cell", cell.row,
+                     "not in this table" if cell.rank is None else f"{_pct(cell.accuracy)} (rank {cell.rank:,}, "
+                     f"top {cell.percentile:.1f} %)", _pct(cell.paper_accuracy),
+                     "paper: mean of 3 trials" if analysis.data.trials == 1 else ""])
+    rows.append(["validation-test correlation (r)", "", _num(dist.valid_test_r, 4), "0.999",
+                 "not measurable: validation is the test draw" if analysis.data.same_draw else
+                 "validation and test come from different trials here" if analysis.data.name == "nb101-slice" else ""])
+    return [
+        html.heading("Distributions (NB101 Fig. 2)"),
+        figures.add(figure, "distributions",
+                    f"Left: ECDFs of train/validation/test accuracy of all {dist.cells_with_test:,} cells with a value "
+                    f"(real values, {analysis.data.fidelities[-1]} epochs, mean over the {analysis.data.trials} "
+                    f"trial(s) of the data). {noise_text}"),
+        html.table(["quantity", "row", "ours", "paper", "why they may differ"], rows,
+                   caption="Best and hand-designed cells (test accuracy at 108 epochs)."),
+    ]
+
+
+def _subsample(rows: np.ndarray, seed: int = 0) -> np.ndarray:
+    if len(rows) <= PLOT_POINTS:
+        return rows
+    return np.sort(np.random.default_rng(seed).choice(rows, PLOT_POINTS, replace=False))
+
+
+def _cost_section(analysis: SpaceAnalysis, figures: _Figures) -> list[str]:
+    data, cost = analysis.data, analysis.cost
+    accuracy = data.valid if cost.metric == "validation" else data.test
+    drawn = _subsample(cost.rows)
+    figure = new_figure(6.5, 2.8)
+    left, right = figure.subplots(1, 2)
+    points = left.scatter(data.parameters[drawn], data.cost[drawn], c=accuracy[drawn], s=2, cmap="viridis",
+                          vmin=np.nanquantile(accuracy[drawn], 0.05), rasterized=True)
+    figure.colorbar(points, ax=left, label=f"{cost.metric} accuracy")
+    left.set(xlabel="trainable parameters", ylabel="training time (s)", xscale="log")
+    right.scatter(data.cost[drawn], accuracy[drawn], s=1, color="#bbbbbb", rasterized=True, label="cells")
+    front = cost.front
+    right.step(data.cost[front], accuracy[front], where="post", color="#000000", label="Pareto front")
+    neighbours = cost.neighbours[np.isfinite(accuracy[cost.neighbours]) & np.isfinite(data.cost[cost.neighbours])]
+    right.scatter(data.cost[neighbours], accuracy[neighbours], s=12, color="#E69F00", label="Inception 1-edit")
+    for colour, cell in zip(("#D55E00", "#0072B2"), analysis.distributions.named):
+        if np.isfinite(accuracy[cell.row]) and np.isfinite(data.cost[cell.row]):
+            right.scatter([data.cost[cell.row]], [accuracy[cell.row]], s=40, marker="*", color=colour, label=cell.name)
+    best = analysis.distributions.best_row
+    if np.isfinite(data.cost[best]):
+        right.scatter([data.cost[best]], [accuracy[best]], s=40, marker="D", color="#CC79A7", label="best (test)")
+    right.set(xlabel="training time (s)", ylabel=f"{cost.metric} accuracy", ylim=(0.8, None))
+    right.legend(loc="lower right", markerscale=1.5)
+    time_kind = ("measured training times only (cells whose time is modelled are left out)" if cost.cost_is_real
+                 else "MODELLED training times")
+    named = "; ".join(f"{name}: {100 * gap:.2f} pp below the front" for name, gap in cost.named_gap.items()) or \
+        "the named cells have no measured training time here, so their distance to the front is not shown"
+    plotted = f"{len(drawn):,} of {len(cost.rows):,} cells drawn (seeded subsample)" if len(drawn) < len(cost.rows) \
+        else f"all {len(cost.rows):,} cells with a measured time"
+    return [
+        html.heading("Cost and size (NB101 Fig. 3)"),
+        figures.add(figure, "cost_and_size",
+                    f"Left: training time (108 epochs) against trainable parameters (exact), coloured by {cost.metric} "
+                    f"accuracy (real). Right: {cost.metric} accuracy against training time with the Pareto front, the "
+                    f"{len(cost.neighbours)} valid 1-edit neighbours of the Inception-like cell, and the named cells "
+                    f"(where this table has them). {time_kind}; {plotted}."),
+        html.paragraph(f"Pareto front: {len(cost.front)} cells. {named}. Spearman correlation of parameters and "
+                       f"time {cost.corr_params_time:.3f}, of time and accuracy {cost.corr_time_accuracy:.3f} "
+                       "(the paper: positive correlation between all three)."),
+    ]
+
+
+def _operations_section(analysis: SpaceAnalysis, figures: _Figures) -> list[str]:
+    replacements = analysis.operations
+    figure = new_figure(6.5, 3.6)
+    axes = figure.subplots(2, 3, sharex=True).ravel()
+    for axis, replacement in zip(axes, replacements):
+        if len(replacement.accuracy_change):
+            axis.hist(np.clip(replacement.accuracy_change, -10, 10), bins=80, color="#0072B2")
+        axis.set_title(f"{replacement.source} -> {replacement.target}")
+        axis.set_yscale("log")
+    for axis in axes[3:]:
+        axis.set_xlabel(f"{analysis.operations_metric} accuracy change (pp)")
+    rows = []
+    for replacement in replacements:
+        s = replacement.summary()
+        rows.append([f"{s['from']} -> {s['to']}", f"{s['accuracy_pairs']:,}", _num(s["mean_accuracy_change_pp"]),
+                     _num(s["paper_accuracy_change_pp"]), f"{s['real_time_pairs']:,}",
+                     _num(s["mean_time_change_pct_real"]), _num(s["mean_time_change_pct_with_modelled"]),
+                     _num(s["paper_time_change_pct"])])
+    why = ("Ours: single-trial accuracy (the paper: mean validation accuracy over 3 trials), so each change carries "
+           "the noise of two draws; measured training times exist only where both cells are in the 30,001-cell "
+           "slice, so the real-time mean is over a few thousand pairs, the paper's over all of them.")
+    return [
+        html.heading("Operations (NB101 Fig. 4)"),
+        figures.add(figure, "operations",
+                    f"Change of {analysis.operations_metric} accuracy (real, 108 epochs, percentage points, clipped to "
+                    "+-10) when one op of a cell is replaced by another: every cell containing the first op, every "
+                    "position (a join on hashes over the whole table)."),
+        html.table(["replacement", "pairs (acc.)", "mean acc. change (pp)", "paper (pp)", "pairs (real time)",
+                    "time change % (real)", "time change % (incl. modelled)", "paper %"], rows,
+                   caption="Ours beside the paper's (Sec. 3.2)."),
+        html.paragraph(why, "muted"),
+    ]
+
+
+def _depth_width_section(analysis: SpaceAnalysis, figures: _Figures) -> list[str]:
+    dw = analysis.depth_width
+    figure = new_figure(6.5, 3.2)
+    axes = figure.subplots(2, 2, sharex="col")
+    for column, (name, frame) in enumerate((("depth", dw.by_depth), ("width", dw.by_width))):
+        axes[0, column].bar(frame.index, frame["mean_accuracy"], color="#0072B2")
+        axes[0, column].set_ylim(frame["mean_accuracy"].min() - 0.01, frame["mean_accuracy"].max() + 0.005)
+        axes[0, column].set_ylabel(f"mean {dw.metric} acc.")
+        axes[1, column].bar(frame.index - 0.2, frame["mean_time_real"], width=0.4, color="#009E73", label="measured")
+        axes[1, column].bar(frame.index + 0.2, frame["mean_time_all"], width=0.4, color="#999999",
+                            label="incl. modelled")
+        axes[1, column].set(xlabel=name, ylabel="mean training time (s)")
+    axes[1, 0].legend()
+
+    def rows(frame):
+        return [[int(k), f"{int(r.cells):,}", _pct(r.mean_accuracy), f"{int(r.real_time_cells):,}",
+                 _num(r.mean_time_real, 0), _num(r.mean_time_all, 0)] for k, r in frame.iterrows()]
+
+    header = ["", "cells", f"mean {dw.metric} acc.", "cells with real time", "time (real)", "time (all)"]
+    return [
+        html.heading("Depth and width (NB101 Fig. 5)"),
+        figures.add(figure, "depth_width",
+                    f"Mean {dw.metric} accuracy (real, 108 epochs) and training time per depth (edges on the longest "
+                    "input-output path) and width (maximum directed cut: edges leaving a predecessor-closed vertex "
+                    "set that holds the input). Time bars: measured times only, and with modelled times included."),
+        html.table(["depth", *header[1:]], rows(dw.by_depth)),
+        html.table(["width", *header[1:]], rows(dw.by_width)),
+        html.paragraph("The paper: depth 3 is best on average; accuracy rises with width up to 5, its maximum width; "
+                       "width-1 cells (chains) are the most expensive. With this cut definition a few cells reach "
+                       "width 6 (an edge input->output beside five others leaving the cut); the paper does not define "
+                       "the cut precisely enough to tell whether it counts those edges.", "muted"),
+    ]
+
+
+def _locality_section(analysis: SpaceAnalysis, figures: _Figures) -> list[str]:
+    local = analysis.locality
+    if local is None:
+        return [html.heading("Locality (NB101 Fig. 6)"), html.paragraph("Locality was not computed (--no-locality).")]
+    figure = new_figure(6.5, 2.6)
+    left, right = figure.subplots(1, 2)
+    left.plot(np.sqrt(local.shifts), local.autocorrelation, color="#0072B2", label="RWA (x = sqrt(shift))")
+    left.plot(local.fdc_distance, local.fdc, color="#D55E00", label="FDC (x = distance)")
+    left.axhline(0, color="#888888", linewidth=0.6)
+    left.set(xlabel="distance (sqrt of shift for the RWA)", ylabel="correlation")
+    left.legend()
+    d = np.arange(len(local.points_at_distance))
+    for counts, colour, label in ((local.points_at_distance, "#000000", "all 510M points"),
+                                  (local.valid_points_at_distance, "#009E73", "valid points")):
+        right.plot(d, 100 * np.cumsum(counts) / counts.sum(), color=colour, marker=".", label=label)
+    right.axvline(6, color="#888888", linewidth=0.6)
+    right.set(xlabel="distance to the closest top graph", ylabel="% of the encoded space", xlim=(0, 14))
+    right.legend()
+    s = local.settings
+    within = lambda counts, k: 100 * counts[: k + 1].sum() / counts.sum()  # noqa: E731
+    rows = [
+        ["labelled isomorphs of the best cell", f"{local.best_labelled:,}", str(PAPER_LOCALITY["best_isomorphisms"]),
+         "exact"],
+        ["encoded points of the best cell", f"{local.best_points:,}", "", "exact (isomorphs x removable vertices)"],
+        ["top graphs (within 2 SE of the best)", f"{len(local.top_rows):,}", str(PAPER_LOCALITY["top_graphs"]),
+         f"SE {100 * local.standard_error:.3f} pp from {local.standard_error_source}"],
+        ["encoded points of the top graphs", f"{local.top_points:,}", f"{PAPER_LOCALITY['top_points']:,}", "exact"],
+        ["chance of a random point being top", f"1 in {509_607_936 / max(local.top_points, 1):,.0f}",
+         f"1 in {PAPER_LOCALITY['one_in']:,}", "over all 509,607,936 encodings"],
+        ["% of the space within distance 6", f"{within(local.points_at_distance, 6):.1f} % "
+         f"(valid points: {within(local.valid_points_at_distance, 6):.1f} %)", f"{PAPER_LOCALITY['within_6_pct']} %",
+         "exact; depends on how many top graphs the threshold admits"],
+    ]
+    return [
+        html.heading("Locality (NB101 Fig. 6)"),
+        figures.add(figure, "locality",
+                    f"Left: random-walk autocorrelation of {local.accuracy} accuracy (real, 108 epochs) over "
+                    f"{s.walk_chains} seeded walks of {s.walk_steps:,} steps through valid cells (seed {s.seed}), "
+                    f"against sqrt(shift); fitness-distance correlation around the best cell over {s.fdc_samples:,} "
+                    f"points reached by 1-{s.fdc_max_steps} random changes from its encodings (correlation of "
+                    "accuracy and exact edit distance among points within distance d). Right: exact share of the "
+                    "encoded space within each distance of the closest top graph."),
+        html.table(["quantity", "ours", "paper", "how"], rows, caption="Rarity of the top (Sec. 3.4)."),
+        html.paragraph(f"Valid encoded points: {local.valid_points:,} of 509,607,936 (the rest prune to too many "
+                       "edges or disconnect the output).", "muted"),
+    ]
+
+
+def write_space_report(analysis: SpaceAnalysis, out_dir: Path, extra_sections: list[str] = (),
+                       started: float | None = None) -> Path:
+    """Write ``out_dir/space_report.html``, ``space_analysis.json`` and ``figures/``; return the HTML path."""
+    require_matplotlib()
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    figures = _Figures(out_dir / FIGURES_DIR)
+    with publication():
+        body = [*_data_note(analysis), *_distribution_section(analysis, figures), *_cost_section(analysis, figures),
+                *_operations_section(analysis, figures), *_depth_width_section(analysis, figures),
+                *_locality_section(analysis, figures), *extra_sections]
+    if started is not None:
+        analysis.seconds["total_with_report"] = round(time.perf_counter() - started, 1)
+    timing = ", ".join(f"{name} {value} s" for name, value in analysis.seconds.items())
+    body.append(html.paragraph(f"Computed in: {timing} (wall clock on the machine that made this report).", "muted"))
+    write_json(analysis, out_dir / JSON_FILE)
+    report = out_dir / REPORT_FILE
+    atomic_write_bytes(report, html.page(f"nasarena space analysis: {analysis.data.name}", body).encode("utf-8"))
+    return report
