@@ -9,7 +9,6 @@ from __future__ import annotations
 import inspect
 import json
 import math
-import typing
 from pathlib import Path
 
 from ..errors import DataFileError, InvalidSettingError, unknown_name
@@ -21,8 +20,6 @@ MAX_RUNS = 1_000_000
 #: At most this many simulated workers per run: each starts an evaluation at time 0.
 MAX_WORKERS = 10_000
 BACKENDS = ("process", "ray")
-#: Constructor parameters filled in by the runner, not by ``--set``.
-RUNNER_PARAMETERS = ("self", "space", "seed", "fidelities")
 
 
 def parse_seeds(text: str, max_seeds: int = MAX_RUNS) -> list[int]:
@@ -149,72 +146,19 @@ def check_optimizers(names: list[str]) -> None:
 
 
 def check_overrides(overrides: dict[str, dict], optimizers: list[str]) -> None:
-    """Each ``--set`` names an optimizer of the grid, a parameter of its constructor, a value of
-    the parameter's type and, for counts and sizes (integers whose default is positive), >= 1.
+    """Each ``--set`` names an optimizer of the grid, one of its settings and a value the
+    optimizer's declared ``SETTINGS`` accept (type and range).
 
     Rules that tie settings together (``tournament_size <= population_size``) stay with the
-    optimizer, which checks them when it is made.
+    optimizer, which checks them when it is made (:func:`check_optimizer_construction`).
     """
-    from ..optimizers.base import REGISTRY
+    from ..optimizers.base import REGISTRY, check_settings
 
     for optimizer, settings in overrides.items():
         if optimizer not in optimizers:
             raise InvalidSettingError(f"--set {optimizer}.{next(iter(settings))}=... is for optimizer {optimizer!r}, "
                                       f"which is not in --optimizers ({', '.join(optimizers)})")
-        parameters = _parameters(REGISTRY[optimizer].factory)
-        for setting, value in settings.items():
-            if setting not in parameters:
-                raise unknown_name(f"{optimizer} setting", setting, parameters)
-            annotation, default = parameters[setting]
-            problem = _type_problem(value, annotation, default)
-            if problem:
-                raise InvalidSettingError(f"optimizer {optimizer!r}: setting {setting} must be {problem}, "
-                                          f"got {value!r}")
-
-
-def _parameters(factory) -> dict[str, tuple[object, object]]:
-    """Constructor parameters a user may set: name -> (type annotation or None, default)."""
-    try:
-        hints = typing.get_type_hints(factory.__init__)
-    except Exception:  # an annotation that does not resolve only loses the type check
-        hints = {}
-    return {name: (hints.get(name), parameter.default)
-            for name, parameter in inspect.signature(factory).parameters.items()
-            if name not in RUNNER_PARAMETERS and parameter.kind not in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD)}
-
-
-def _type_problem(value: object, annotation, default) -> str | None:
-    """What ``value`` must be instead, or ``None`` when it fits ``annotation``."""
-    if annotation is None:
-        return None
-    allowed = typing.get_args(annotation) if typing.get_origin(annotation) in (typing.Union, _union_type()) else \
-        (annotation,)
-    if value is None:
-        return None if type(None) in allowed else _describe(allowed, default)
-    if bool in allowed and isinstance(value, bool):
-        return None
-    if int in allowed and isinstance(value, int) and not isinstance(value, bool):
-        positive = isinstance(default, int) and not isinstance(default, bool) and default >= 1
-        return "an integer >= 1" if positive and value < 1 else None
-    if float in allowed and isinstance(value, (int, float)) and not isinstance(value, bool):
-        return None if math.isfinite(value) else "a finite number"
-    if str in allowed and isinstance(value, str):
-        return None
-    if not any(t in allowed for t in (bool, int, float, str)):
-        return None  # a type this check does not know: the optimizer checks it
-    return _describe(allowed, default)
-
-
-def _describe(allowed: tuple, default) -> str:
-    names = {bool: "true or false", int: "an integer" + (" >= 1" if isinstance(default, int) and default >= 1 else ""),
-             float: "a number", str: "a text", type(None): "null"}
-    return " or ".join(names.get(t, getattr(t, "__name__", str(t))) for t in allowed)
-
-
-def _union_type():
-    import types
-
-    return types.UnionType
+        check_settings(REGISTRY[optimizer].factory, settings)
 
 
 def check_optimizer_construction(specs) -> None:
