@@ -175,6 +175,9 @@ def test_cli_run_report_and_errors(tmp_path):
     assert "random-ws" in page and "data:image/png;base64" in page
     result = runner.invoke(app, [*args[:4], "--optimizer", "enass", *args[6:]])
     assert result.exit_code == 2 and "unknown one-shot optimizer 'enass'" in result.output
+    result = runner.invoke(app, ["oneshot", "run", "--space", "nb1shot1-7", "--out", str(tmp_path / "x")])
+    assert result.exit_code == 2 and "unknown one-shot space 'nb1shot1-7'" in result.output
+    assert not (tmp_path / "x").exists()
     changed = [a if a != "cells_per_stack=1" else "cells_per_stack=2" for a in args]
     result = runner.invoke(app, changed)
     assert result.exit_code == 2 and "cells_per_stack: 1 -> 2" in result.output
