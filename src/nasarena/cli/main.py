@@ -3,6 +3,7 @@
 import typer
 
 from .errors import ReportingGroup
+from .analyze import analyze_command
 from .benchmarks import benchmarks
 from .nb101 import app as nb101_app
 from .oneshot import app as oneshot_app
@@ -23,6 +24,7 @@ app.command("run")(run_command)
 app.command("optimizers")(optimizers_command)
 app.command("report")(report_command)
 app.command("query")(query_command)
+app.command("analyze")(analyze_command)
 app.command("train")(train_command)
 
 

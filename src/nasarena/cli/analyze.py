@@ -1,0 +1,37 @@
+"""``nasarena analyze BENCHMARK --out DIR``: the NB101 paper's dataset study of a search space."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import typer
+
+from ..errors import InvalidSettingError
+
+
+def analyze_command(
+    benchmark: str = typer.Argument(..., help="Tabular NB101 benchmark: nb101-lite, nb101-slice, nb101-noisy, or "
+                                              "nb101 with --path."),
+    out: Path = typer.Option(Path("space-analysis"), help="Folder for space_report.html, space_analysis.json and "
+                                                          "figures/."),
+    path: Path = typer.Option(None, help="Folder of an imported official NB101 store (benchmark nb101)."),
+    seed: int = typer.Option(0, help="Seed of the random walks and samples."),
+    locality: bool = typer.Option(True, help="Compute the locality section (the slowest: about 1-2 minutes)."),
+) -> None:
+    """Write one self-contained HTML report and a JSON of every number about a benchmark's space."""
+    from ..analysis.space.nb101 import Settings, analyze_nb101
+    from ..benchmarks.registry import benchmark as load_benchmark
+    from ..plots.space_report import write_space_report
+    from .progress import spinner
+
+    started = time.perf_counter()
+    options = {} if path is None else {"path": str(path)}
+    loaded = load_benchmark(benchmark, **options)
+    if getattr(getattr(loaded, "space", None), "name", None) != "nb101" or not hasattr(loaded, "data"):
+        raise InvalidSettingError(f"analyze supports the tabular NB101 benchmarks; {benchmark!r} is not one")
+    with spinner(f"analysing {benchmark}"):
+        analysis = analyze_nb101(loaded, Settings(seed=seed), with_locality=locality)
+        report = write_space_report(analysis, out, started=started)
+    typer.echo(f"wrote {report} and {report.parent / 'space_analysis.json'} "
+               f"in {time.perf_counter() - started:.0f} s")
