@@ -65,6 +65,12 @@ def _nb201(dataset: str):
     return load
 
 
+def _live(space: str = "nb201", **options):
+    from .live import load
+
+    return load(space, **options)
+
+
 def _oneshot(space: str):
     def load(**options):
         from .oneshot import load
@@ -89,6 +95,8 @@ REGISTRY: dict[str, Entry] = {
                 _nb201(d)) for d in ("cifar10", "cifar100", "imagenet16-120")),
         *(Entry(f"nb1shot1-{i}", f"NAS-Bench-1Shot1 search space {i} over an NB101 benchmark (nb101=NAME, default "
                 "nb101-lite, or path=DIR of an imported official store)", _oneshot(f"nb1shot1-{i}")) for i in (1, 2, 3)),
+        Entry("live", "trains each queried architecture on CIFAR-10 (space=nb101|nb201|darts, protocol, scale "
+              "knobs, data, store): real accuracies and measured cost, results stored", _live),
         Entry("surrogate", "a surrogate benchmark from an artefact of `nasarena surrogate fit` (path=FILE)",
               _surrogate_file),
         *(Entry(b.name, b.summary, _builtin_surrogate(b.name)) for b in BUILTINS.values()),
