@@ -24,6 +24,11 @@ def run_command(
     setting: list[str] = typer.Option([], "--set", help="Optimizer setting, e.g. --set re.population_size=50."),
     path: Path = typer.Option(None, help="Data of benchmarks loaded from files: the store directory of `nasarena "
                                          "nb101 import` for nb101, the artefact file for surrogate."),
+    space: str = typer.Option(None, help="Search space of a benchmark that takes one (live: nb101, nb201, darts)."),
+    benchmark_option: list[str] = typer.Option([], "--benchmark-option", help="KEY=VALUE for the benchmark's loader "
+                                               "(repeatable), e.g. for live: protocol=quick, image_size=16, subset=100, "
+                                               "channels=8, data=DIR, store=DIR. Not part of run file names: use one "
+                                               "--out per setting."),
 ) -> None:
     """Compare NAS optimizers on benchmarks under one protocol; results go to OUT/runs/*.parquet.
 
@@ -39,7 +44,7 @@ def run_command(
     check.check_backend(backend)
     benchmarks = [b.strip() for b in benchmark.split(",") if b.strip()]
     names = [o.strip() for o in optimizers.split(",") if o.strip()]
-    options = check.check_benchmarks(benchmarks, path)
+    options = {**check.check_benchmarks(benchmarks, path), **_loader_options(space, benchmark_option)}
     check.check_optimizers(names)
     overrides = parse_overrides(setting)
     check.check_overrides(overrides, names)
@@ -56,6 +61,19 @@ def run_command(
                        on_progress=progress.advance_run)
     print_final_regret(load_results(out))
     typer.echo(f"figures and statistical tests: nasarena report {out} --out {out}-report")
+
+
+def _loader_options(space: str | None, items: list[str]) -> dict[str, str]:
+    """``--space`` and ``--benchmark-option KEY=VALUE`` as the benchmark loader's keyword options."""
+    from ..errors import InvalidSettingError
+
+    options = {} if space is None else {"space": space}
+    for item in items:
+        key, separator, value = item.partition("=")
+        if not separator or not key.strip():
+            raise InvalidSettingError(f"bad --benchmark-option {item!r}; use KEY=VALUE, e.g. image_size=16")
+        options[key.strip()] = value.strip()
+    return options
 
 
 def optimizers_command() -> None:
