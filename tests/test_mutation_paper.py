@@ -61,3 +61,19 @@ def test_the_mutation_rule_is_part_of_the_settings_hash():
     default, paper, rate = (grid(["nb101-lite"], ["re"], [0], Budget(seconds=1e6), settings)[0]
                             for settings in (None, {"re": {"mutation": "paper"}}, {"re": {"mutation": "rate"}}))
     assert default.settings_hash == paper.settings_hash != rate.settings_hash
+
+
+def test_variable_size_mutation_changes_the_number_of_vertices_sometimes(lite):
+    rng = np.random.default_rng(5)
+    space = NB101Space()
+    sizes = []
+    for _ in range(300):
+        parent = space.sample(rng)
+        child = space.mutate_variable_size(parent, rng)
+        assert child.is_valid and child.hash != parent.hash
+        sizes.append(len(child.original_ops) != len(parent.original_ops))
+    assert 0 < np.mean(sizes) < 0.2  # 1 of up to 27 parameters is the number of vertices
+    evolution = make("re", lite.space, encoding="variable_size")
+    assert evolution.settings()["encoding"] == "variable_size"
+    with pytest.raises(ValueError, match="variable_size"):
+        make("re", lite.space, encoding="variable_size", mutation="rate")

@@ -19,6 +19,8 @@ from .base import Observation, Optimizer, Setting, Trial, register
 
 #: Mutation rules: the NB101 paper's single edit (the default) and the rate-based one.
 MUTATIONS = ("paper", "rate")
+#: Encodings the mutation works on (variable_size: the anytime paper's VS setup, NB101 only).
+ENCODINGS = ("fixed", "variable_size")
 
 
 def mutate(space, parent, rng: np.random.Generator, rule: str, rate: float):
@@ -40,10 +42,13 @@ class _Evolution(Optimizer):
         "mutation": Setting(str, "'paper': one uniformly drawn edge flipped or op changed (NB101 paper, Supplement "
                             "S2); 'rate': every edge and op mutated with a probability from mutation_rate (its "
                             "Fig. 8, middle)", choices=MUTATIONS),
+        "encoding": Setting(str, "'fixed': the 7-vertex encoding; 'variable_size': the number of vertices is a "
+                            "parameter the paper's mutation also changes (anytime paper, setup VS)",
+                            choices=ENCODINGS),
     }
 
     def __init__(self, space, seed=0, *, population_size: int = 100, tournament_size: int = 10,
-                 mutation_rate: float = 1.0, mutation: str = "paper"):
+                 mutation_rate: float = 1.0, mutation: str = "paper", encoding: str = "fixed"):
         super().__init__(space, seed)
         if not 1 <= tournament_size <= population_size:
             raise ValueError(f"tournament_size must be in 1..population_size, got {tournament_size}")
@@ -51,6 +56,10 @@ class _Evolution(Optimizer):
         self.tournament_size = tournament_size
         self.mutation_rate = mutation_rate
         self.mutation = mutation
+        self.encoding = encoding
+        if encoding == "variable_size" and (mutation != "paper" or not hasattr(space, "mutate_variable_size")):
+            raise ValueError("encoding='variable_size' needs mutation='paper' and a space with a variable-size "
+                             "encoding (NB101)")
         self.population: deque[tuple[object, float]] = deque()
 
     def _ask(self, number: int) -> Trial:
@@ -59,6 +68,8 @@ class _Evolution(Optimizer):
         size = len(self.population)
         picks = (self.rng.random(self.tournament_size) * size).astype(np.int64).tolist()  # uniform, with replacement
         parent = max((self.population[i] for i in picks), key=lambda member: member[1])[0]
+        if self.encoding == "variable_size":
+            return Trial(self.space.mutate_variable_size(parent, self.rng))
         return Trial(mutate(self.space, parent, self.rng, self.mutation, self.mutation_rate))
 
     def _tell(self, trial: Trial, observation: Observation) -> None:

@@ -71,7 +71,8 @@ class RunSpec:
         """The anytime paper's setup label: O (original), C (caching), VS (variable-size encoding),
         CVS (both); W<n> for n asynchronous workers and T when optimizer time is counted."""
         encoding = dict(self.optimizer_settings).get("encoding")
-        label = ("C" if self.run_settings.caching else "") + {"variable": "VS", "continuous": "S3"}.get(encoding, "")
+        codes = {"variable": "VS", "variable_size": "VS", "continuous": "S3"}
+        label = ("C" if self.run_settings.caching else "") + codes.get(encoding, "")
         if self.run_settings.n_workers > 1:
             label += f"W{self.run_settings.n_workers}"
         if self.run_settings.count_optimizer_time:

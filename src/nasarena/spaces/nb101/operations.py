@@ -125,6 +125,47 @@ def mutate_one_edit(cell: Cell, rng: np.random.Generator) -> Cell:
             return child
 
 
+def mutate_variable_size(cell: Cell, rng: np.random.Generator) -> Cell:
+    """The paper's single edit over the anytime paper's variable-size design space (setup VS).
+
+    The number of vertices ``n`` (2..7) is a parameter beside the n(n-1)/2 edges and n-2 ops of
+    the cell's unpruned encoding; one of them is drawn uniformly and changed (``n`` to another
+    value, an edge flipped, an op to another). Edges and ops ``n`` activates keep their index
+    and, where the parent had none, are drawn as a configuration sampler would (edge on with
+    probability 1/2, op uniform). Redrawn until the child is valid and a different
+    architecture, as :func:`mutate_one_edit`.
+    """
+    if not cell.is_valid:
+        raise ValueError(f"cannot mutate an invalid cell: {cell.reason}")
+    base_matrix, base_ops = cell.original_matrix, cell.original_ops
+    n = len(base_ops)
+    for attempt in range(1, SAME_ARCHITECTURE_ATTEMPTS + 2):
+        pairs = [(x, y) for x in range(n - 1) for y in range(x + 1, n)]
+        position = int(rng.random() * (1 + len(pairs) + n - 2))
+        if position == 0:
+            size = [m for m in range(2, MAX_VERTICES + 1) if m != n][int(rng.random() * (MAX_VERTICES - 2))]
+            fresh_edges = rng.random((size, size)) < 0.5
+            fresh_ops = rng.integers(0, len(OPS), size=size).tolist()
+            matrix = [[int(base_matrix[x][y]) if y < n and x < y else int(fresh_edges[x, y] and x < y)
+                       for y in range(size)] for x in range(size)]
+            interior = [base_ops[v] if v <= n - 2 else OPS[fresh_ops[v]] for v in range(1, size - 1)]
+            ops = (INPUT, *interior, OUTPUT)
+        elif position <= len(pairs):
+            x, y = pairs[position - 1]
+            matrix = [list(row) for row in base_matrix]
+            matrix[x][y] = 1 - matrix[x][y]
+            ops = base_ops
+        else:
+            vertex = position - len(pairs)
+            others = [op for op in OPS if op != base_ops[vertex]]
+            ops = base_ops[:vertex] + (others[int(rng.random() * len(others))],) + base_ops[vertex + 1 :]
+            matrix = base_matrix
+        child = Cell.from_checked(tuple(map(tuple, matrix)), tuple(ops))
+        if child.is_valid and (child.hash != cell.hash or attempt > SAME_ARCHITECTURE_ATTEMPTS):
+            return child
+    return cell  # only cells whose every valid edit is the same architecture get here
+
+
 def neighbours(cell: Cell) -> list[Cell]:
     """All valid cells one edge flip or one interior op change away, de-duplicated by hash.
 

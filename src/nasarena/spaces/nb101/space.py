@@ -84,6 +84,14 @@ class NB101Space:
                 return child
         raise RuntimeError(f"no mutation of {cell.hash} within {MAX_SUBSET_ATTEMPTS} attempts lies in the subset")
 
+    def mutate_variable_size(self, cell: Cell, rng: np.random.Generator) -> Cell:
+        """:func:`.operations.mutate_variable_size` (the anytime paper's VS setup), inside the subset."""
+        for _ in range(MAX_SUBSET_ATTEMPTS):
+            child = operations.mutate_variable_size(cell, rng)
+            if self._members is None or child.row in self._members:
+                return child
+        raise RuntimeError(f"no mutation of {cell.hash} within {MAX_SUBSET_ATTEMPTS} attempts lies in the subset")
+
     def neighbours(self, cell: Cell) -> list[Cell]:
         return [n for n in operations.neighbours(cell) if self._members is None or n.row in self._members]
 
