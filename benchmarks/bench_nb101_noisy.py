@@ -41,6 +41,7 @@ def correlations() -> None:
 def final_regrets(out: Path, seeds: int, jobs: int) -> None:
     specs = grid(["nb101-noisy"], ["rs", "nre", "re"], range(seeds), BUDGET)
     specs += grid(["nb101-noisy"], ["re"], range(seeds), BUDGET, run_settings=RunSettings(caching=True))
+    specs.sort(key=lambda spec: spec.seed)  # seed by seed: an interrupted run leaves balanced results
     run_experiment(specs, out, jobs=jobs)
     results = load_results(out)
     final = results.sort_values("evaluation").groupby(["optimizer", "setup", "seed"]).tail(1)
