@@ -58,21 +58,14 @@ class RunSpec:
 
     @property
     def settings_hash(self) -> str:
-        return settings_hash(self.optimizer, self.recorded_settings, self.run_settings, self.budget)
-
-    @property
-    def recorded_settings(self) -> dict:
-        """The overrides, plus the mutation rule where the optimizer has one (its default when not
-        overridden): runs made under another default rule must not share a hash with these."""
-        return {**_mutation_default(self.optimizer), **dict(self.optimizer_settings)}
+        return settings_hash(self.optimizer, dict(self.optimizer_settings), self.run_settings, self.budget)
 
     @property
     def setup(self) -> str:
         """The anytime paper's setup label: O (original), C (caching), VS (variable-size encoding),
         CVS (both); W<n> for n asynchronous workers and T when optimizer time is counted."""
         encoding = dict(self.optimizer_settings).get("encoding")
-        codes = {"variable": "VS", "variable_size": "VS", "continuous": "S3"}
-        label = ("C" if self.run_settings.caching else "") + codes.get(encoding, "")
+        label = ("C" if self.run_settings.caching else "") + {"variable": "VS", "continuous": "S3"}.get(encoding, "")
         if self.run_settings.n_workers > 1:
             label += f"W{self.run_settings.n_workers}"
         if self.run_settings.count_optimizer_time:
@@ -103,18 +96,6 @@ def grid(
         for o in optimizers
         for s in seeds
     ]
-
-
-@lru_cache(maxsize=None)
-def _mutation_default(optimizer: str) -> dict:
-    import inspect
-
-    from ..optimizers.base import REGISTRY, available
-
-    available()  # registers the built-in optimizers
-    entry = REGISTRY.get(optimizer)
-    parameter = inspect.signature(entry.factory.__init__).parameters.get("mutation") if entry is not None else None
-    return {} if parameter is None else {"mutation": parameter.default}
 
 
 @lru_cache(maxsize=8)
@@ -204,7 +185,7 @@ def _record_settings(out: Path, specs: Sequence[RunSpec]) -> None:
     for spec in specs:
         known[spec.settings_hash] = {
             "optimizer": spec.optimizer,
-            "optimizer_settings": spec.recorded_settings,
+            "optimizer_settings": dict(spec.optimizer_settings),
             "run_settings": asdict(spec.run_settings),
             "budget": asdict(spec.budget),
         }

@@ -1,0 +1,93 @@
+"""Per-run claims, so that several experiments writing into one folder never fight over a run.
+
+Before a process computes a run it creates ``runs/.claim-<run file name>.lock`` exclusively
+(``O_CREAT | O_EXCL``), holding its host and process id. Another process that finds the claim
+leaves the run alone while its owner is alive, and takes it over once the owner is gone (a
+``kill -9`` leaves a claim behind; it is stale, not binding). Temporary files carry their
+writer's pid too, so start-up clean-up deletes only the partial files of dead writers.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+
+CLAIM_PREFIX = ".claim-"
+PARTIAL_PREFIX = ".partial-"
+
+
+def _owner_text() -> str:
+    return f"{socket.gethostname()} {os.getpid()}\n"
+
+
+def _alive(text: str) -> bool:
+    """Whether the process that wrote ``text`` (host and pid) may still be running."""
+    try:
+        host, pid = text.split()
+        pid = int(pid)
+    except ValueError:
+        return False  # a claim cut short by a crash: its writer died while creating it
+    if host != socket.gethostname():
+        return True  # another machine's process: cannot be checked, so respected
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _claim_path(directory: Path, name: str) -> Path:
+    return Path(directory) / f"{CLAIM_PREFIX}{name}.lock"  # never matching a reader's "*.parquet"
+
+
+def claim(directory: Path, name: str) -> bool:
+    """Take run ``name`` for this process; False while another live process holds it."""
+    path = _claim_path(directory, name)
+    for _ in range(2):
+        try:
+            handle = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            try:
+                owner = path.read_text()
+            except FileNotFoundError:
+                continue  # released meanwhile: try again
+            if owner == _owner_text():
+                return True
+            if _alive(owner):
+                return False
+            path.unlink(missing_ok=True)  # stale: its writer is gone
+            continue
+        with os.fdopen(handle, "w") as stream:
+            stream.write(_owner_text())
+        return True
+    return False
+
+
+def release(directory: Path, name: str) -> None:
+    """Give up the claim of run ``name`` (after its file is written, or when it failed)."""
+    path = _claim_path(directory, name)
+    try:
+        if path.read_text() == _owner_text():
+            path.unlink()
+    except FileNotFoundError:
+        pass
+
+
+def partial_prefix() -> str:
+    """Prefix of this process's temporary files (``.partial-<host>-<pid>-``)."""
+    return f"{PARTIAL_PREFIX}{socket.gethostname()}-{os.getpid()}-"
+
+
+def remove_stale_partials(directory: Path) -> None:
+    """Delete the temporary files whose writer on this host is gone; leave every other file."""
+    host = socket.gethostname()
+    for path in Path(directory).glob(f"{PARTIAL_PREFIX}{host}-*-*"):
+        pid = path.name[len(PARTIAL_PREFIX) + len(host) + 1:].split("-", 1)[0]
+        if pid.isdigit() and not _alive(f"{host} {pid}"):
+            try:
+                path.unlink()
+            except OSError:
+                pass  # a read-only folder: nothing to clean, nothing lost

@@ -1,0 +1,51 @@
+"""Worker processes that are safe with threaded libraries and never outlive their parent.
+
+Workers are started with ``forkserver`` (``spawn`` where that is missing), never with a plain
+``fork`` of the main process: a fork copies the parent's memory but not its threads, so a
+library that started a thread pool in the parent (XGBoost's OpenMP team, loaded with a
+surrogate model) deadlocks in the child. Each worker loads the benchmarks it needs itself.
+
+A worker also exits when its parent dies (``kill -9`` of ``nasarena run``): on Linux the kernel
+sends it SIGKILL (``PR_SET_PDEATHSIG``), and everywhere a watchdog thread notices that its
+parent process changed.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+
+WATCHDOG_INTERVAL = 1.0  # seconds between two checks of the parent
+_PR_SET_PDEATHSIG = 1
+
+
+def context():
+    """The multiprocessing context of the runner's pools."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def die_with_parent() -> None:
+    """Make this process exit as soon as its parent is gone."""
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the watchdog below still applies
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(WATCHDOG_INTERVAL)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="nasarena-parent-watchdog", daemon=True).start()
