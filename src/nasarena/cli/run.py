@@ -29,6 +29,9 @@ def run_command(
                                                "(repeatable), e.g. for live: protocol=quick, image_size=16, subset=100, "
                                                "channels=8, data=DIR, store=DIR. Not part of run file names: use one "
                                                "--out per setting."),
+    preset: str = typer.Option(None, help="A named experiment (anytime-O, anytime-VS, anytime-C, anytime-CVS): its "
+                                          "optimizers, settings, caching, 20 seeds and 1e7 s replace --optimizers, "
+                                          "--seeds, --budget, --caching and --set."),
 ) -> None:
     """Compare NAS optimizers on benchmarks under one protocol; results go to OUT/runs/*.parquet.
 
@@ -52,6 +55,8 @@ def run_command(
     check.check_run_count(len(benchmarks), len(names), len(seed_list))
     specs = grid(benchmarks, names, seed_list, Budget(seconds=budget, evaluations=max_evaluations), overrides,
                  RunSettings(n_workers=workers, caching=caching, count_optimizer_time=count_optimizer_time), options)
+    if preset is not None:  # a named experiment replaces the grid (see runner.presets)
+        specs = _preset_specs(preset, benchmarks, options)
     if overrides:
         check.check_optimizer_construction(specs)
     todo = pending(specs, out)
@@ -61,6 +66,14 @@ def run_command(
                        on_progress=progress.advance_run)
     print_final_regret(load_results(out))
     typer.echo(f"figures and statistical tests: nasarena report {out} --out {out}-report")
+
+
+def _preset_specs(name: str, benchmarks: list[str], options: dict):
+    from ..runner.presets import preset
+
+    chosen = preset(name)
+    typer.echo(f"{chosen.name}: {chosen.summary}" + (f" ({chosen.missing})" if chosen.missing else ""))
+    return chosen.specs(benchmarks, benchmark_options=options)
 
 
 def _loader_options(space: str | None, items: list[str]) -> dict[str, str]:

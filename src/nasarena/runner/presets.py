@@ -1,0 +1,88 @@
+"""Named experiments: the anytime paper's four setups (Vieira et al., Sec. IV) for RE, SMAC and irace.
+
+* ``anytime-O`` (original): the NB101 protocol; SMAC evaluates a configuration up to 3 times
+  (one per NB101 trial: "both irace and SMAC evaluate the same configuration multiple times");
+* ``anytime-C`` (caching): a repeated query returns the first result at no cost; SMAC is limited
+  to one evaluation per configuration (its own way of caching, as in the NB101 paper's runs);
+* ``anytime-VS`` (variable-sized): the number of vertices is a parameter of the design space
+  (SMAC's ``variable_size`` configuration space, RE's variable-size mutation);
+* ``anytime-CVS``: both.
+
+Each preset runs 20 seeds (0-19) with a budget of 1e7 simulated seconds, as the paper. irace
+here samples the fixed-size categorical encoding only, so it has no VS or CVS configuration
+(``Preset.missing`` says so, and ``nasarena run --preset`` prints it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import unknown_name
+from .experiment import RunSpec, grid
+from .protocol import Budget, RunSettings
+
+SEEDS = range(20)
+BUDGET = Budget(seconds=1e7)
+OPTIMIZERS = ("re", "smac", "irace")
+
+
+@dataclass(frozen=True)
+class PresetRun:
+    """One optimizer's configuration in a preset."""
+
+    optimizer: str
+    settings: dict = field(default_factory=dict)
+    caching: bool = False
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    summary: str
+    runs: tuple[PresetRun, ...]
+    missing: str = ""
+    seeds: range = SEEDS
+    budget: Budget = BUDGET
+
+    def specs(self, benchmarks, seeds=None, benchmark_options: dict | None = None) -> list[RunSpec]:
+        """The runs of this preset on ``benchmarks`` (its seeds unless ``seeds`` is given)."""
+        chosen = list(self.seeds if seeds is None else seeds)
+        specs = []
+        for run in self.runs:
+            specs += grid(benchmarks, [run.optimizer], chosen, self.budget, {run.optimizer: run.settings},
+                          RunSettings(caching=run.caching), benchmark_options)
+        return specs
+
+
+_NO_IRACE_VS = "irace: no variable-size encoding here (it samples the fixed 26-choice categorical encoding)"
+
+
+def _setup(caching: bool, variable: bool) -> tuple[PresetRun, ...]:
+    smac = {"repeated_evaluations": 1 if caching else 3}
+    runs = [PresetRun("re", {"encoding": "variable_size"} if variable else {}, caching),
+            PresetRun("smac", {**smac, "encoding": "variable_size"} if variable else smac, caching)]
+    if not variable:
+        runs.append(PresetRun("irace", {}, caching))
+    return tuple(runs)
+
+
+PRESETS: dict[str, Preset] = {
+    preset.name: preset
+    for preset in (
+        Preset("anytime-O", "anytime paper setup O: original protocol; RE, SMAC (3 evaluations per configuration), "
+                            "irace; 20 seeds, 1e7 s", _setup(False, False)),
+        Preset("anytime-C", "anytime paper setup C: caching (repeated queries free); RE, SMAC (1 evaluation per "
+                            "configuration), irace; 20 seeds, 1e7 s", _setup(True, False)),
+        Preset("anytime-VS", "anytime paper setup VS: number of vertices as a parameter; RE, SMAC; 20 seeds, 1e7 s",
+               _setup(False, True), _NO_IRACE_VS),
+        Preset("anytime-CVS", "anytime paper setup CVS: caching and variable size; RE, SMAC; 20 seeds, 1e7 s",
+               _setup(True, True), _NO_IRACE_VS),
+    )
+}
+
+
+def preset(name: str) -> Preset:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise unknown_name("preset", name, PRESETS) from None
