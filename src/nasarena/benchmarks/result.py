@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -40,10 +41,12 @@ class Result:
         return result
 
     def to_dict(self) -> dict[str, object]:
-        """Plain Python values by field name (``modelled`` as a sorted list), ready for JSON."""
+        """Plain Python values by field name, ready for strict JSON: ``modelled`` as a sorted
+        list, a value the benchmark does not hold (NaN, e.g. NB101's train accuracy) as None."""
         values = {name: getattr(self, name) for name in _FIELDS}
         values["modelled"] = sorted(self.modelled)
-        return {name: value.item() if isinstance(value, np.generic) else value for name, value in values.items()}
+        plain = {name: value.item() if isinstance(value, np.generic) else value for name, value in values.items()}
+        return {name: None if isinstance(value, float) and math.isnan(value) else value for name, value in plain.items()}
 
 
 _FIELDS = tuple(Result.__dataclass_fields__)

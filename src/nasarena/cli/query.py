@@ -69,6 +69,6 @@ def query_command(
         return
     typer.echo(f"{bench.name}, architecture {arch}")
     for name, value in values.items():
-        typer.echo(f"  {name:22s} {value}")
+        typer.echo(f"  {name:22s} {'n/a (not in the data)' if value is None else value}")
     typer.echo(f"  (accuracies are fractions; final_accuracy is what regret is measured on: the {regret_basis(bench.name)} "
                "at the highest fidelity, averaged over trials)")
