@@ -111,29 +111,72 @@ def fitness_distance(space: EncodedSpace, accuracy: np.ndarray, best_points: tup
     return FitnessDistance(distance[keep], accuracy[rows[keep]])
 
 
+_BYTE_SWAPS = (  # bits 0-2 of the matrix number index the bytes of one 64-bit word: swap byte groups
+    (8, np.uint64(0x00FF00FF00FF00FF)),
+    (16, np.uint64(0x0000FFFF0000FFFF)),
+    (32, np.uint64(0x00000000FFFFFFFF)),
+)
+_ONES = np.uint64(0x0101010101010101)  # +1 in every byte of a word (distances stay far below 255)
+
+
+def hamming_transform(distance: np.ndarray) -> None:
+    """In place: ``distance[o, m]`` (uint8, 0 at the seed points, a large value below 200 elsewhere)
+    becomes the edit distance to the nearest seed. Axis 0 is a base-3 number of ``k`` op digits
+    (3^k), axis 1 a matrix number of ``b >= 3`` edge bits (2^b). The distance is a sum over
+    coordinates, so one pass per coordinate is exact. Every pass writes into two preallocated
+    scratch buffers (fresh 500 MB temporaries cost more than the arithmetic) and works on
+    whole 64-bit words: the lowest three bits by swapping bytes inside each word."""
+    labellings, matrices = distance.shape
+    bits = matrices.bit_length() - 1
+    digits = round(np.log(labellings) / np.log(3))
+    if 3**digits != labellings or 1 << bits != matrices or bits < 3 or not distance.flags.c_contiguous:
+        raise ValueError(f"expected a contiguous (3^k, 2^b) array with b >= 3, got {distance.shape}")
+    flat = distance.reshape(-1)
+    words = flat.view(np.uint64)
+    first, second = np.empty_like(words), np.empty_like(words)
+    for shift, mask in _BYTE_SWAPS:
+        np.bitwise_and(words, mask, out=first)
+        np.left_shift(first, np.uint64(shift), out=first)
+        np.right_shift(words, np.uint64(shift), out=second)
+        np.bitwise_and(second, mask, out=second)
+        np.bitwise_or(first, second, out=first)
+        np.add(first, _ONES, out=first)
+        np.minimum(flat, first.view(np.uint8), out=flat)
+    for bit in range(3, bits):  # pairs of word blocks: low = min(low, high + 1), high = min(high, low + 1)
+        pairs = words.reshape(-1, 2, 1 << (bit - 3))
+        low, high = pairs[:, 0], pairs[:, 1]
+        low_plus = first[: words.size // 2].reshape(low.shape)
+        high_plus = second[: words.size // 2].reshape(high.shape)
+        np.add(low, _ONES, out=low_plus)
+        np.add(high, _ONES, out=high_plus)
+        np.minimum(low.view(np.uint8), high_plus.view(np.uint8), out=low.view(np.uint8))
+        np.minimum(high.view(np.uint8), low_plus.view(np.uint8), out=high.view(np.uint8))
+    bytes_first, bytes_second = first.view(np.uint8), second.view(np.uint8)
+    for position in range(digits):  # digit ``position`` (most significant first) has weight 3^(k-1-position)
+        view = flat.reshape(3**position, 3, -1)
+        plus = [part.reshape(view[:, 0].shape) for part in
+                (bytes_first[: flat.size // 3], bytes_second[: flat.size // 3],
+                 bytes_first[flat.size // 3: 2 * (flat.size // 3)])]
+        for k in range(3):
+            np.add(view[:, k], np.uint8(1), out=plus[k])
+        # each third takes the smaller of its own value and the other two's plus one
+        np.minimum(plus[1], plus[2], out=bytes_second[2 * (flat.size // 3):].reshape(view[:, 0].shape))
+        np.minimum(view[:, 0], bytes_second[2 * (flat.size // 3):].reshape(view[:, 0].shape), out=view[:, 0])
+        np.minimum(plus[0], plus[2], out=plus[2])
+        np.minimum(view[:, 1], plus[2], out=view[:, 1])
+        np.minimum(plus[0], plus[1], out=plus[0])
+        np.minimum(view[:, 2], plus[0], out=view[:, 2])
+
+
 def distance_to_points(space: EncodedSpace, points: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Exact counts of encoded points at each distance from the nearest given point:
-    (over all 510M points, over the valid ones). A 510 MB uint8 array, 26 min-passes."""
-    distance = np.full((NUM_MATRICES, NUM_LABELLINGS), 60, dtype=np.uint8)
-    distance[points[0], points[1]] = 0
-    flat = distance.reshape(-1)
-    for bit in range(NUM_EDGE_BITS):  # matrix bit ``bit``: pairs (m, m ^ 2^bit) are blocks in the flat layout
-        view = flat.reshape(-1, 2, (1 << bit) * NUM_LABELLINGS)
-        low, high = view[:, 0], view[:, 1]
-        old_low = low + np.uint8(1)
-        np.minimum(low, high + np.uint8(1), out=low)
-        np.minimum(high, old_low, out=high)
-        del old_low
-    for position in range(INTERIOR):  # op digit ``position`` has weight 3^(4 - position)
-        view = flat.reshape(-1, 3, 3 ** (INTERIOR - 1 - position))
-        first, second, third = (view[:, k].copy() for k in range(3))
-        np.minimum(view[:, 0], np.minimum(second, third) + np.uint8(1), out=view[:, 0])
-        np.minimum(view[:, 1], np.minimum(first, third) + np.uint8(1), out=view[:, 1])
-        np.minimum(view[:, 2], np.minimum(first, second) + np.uint8(1), out=view[:, 2])
-        del first, second, third
-    everywhere = np.bincount(flat, minlength=64)
+    (over all 510M points, over the valid ones). A 510 MB uint8 array, one pass per coordinate."""
+    distance = np.full((NUM_LABELLINGS, NUM_MATRICES), 60, dtype=np.uint8)
+    distance[points[1], points[0]] = 0
+    hamming_transform(distance)
+    everywhere = np.zeros(64, dtype=np.int64)
     valid = np.zeros(64, dtype=np.int64)
-    rows = np.flatnonzero(space.valid)
-    for chunk in np.array_split(rows, 16):
-        valid += np.bincount(distance[chunk].reshape(-1), minlength=64)
+    for row in distance:
+        everywhere += np.bincount(row, minlength=64)
+        valid += np.bincount(row[space.valid], minlength=64)
     return everywhere, valid
