@@ -42,3 +42,38 @@ def test_preset_settings_construct_their_optimizers(lite):
         for run in preset(name).runs:
             if run.optimizer != "smac":  # SMAC3 is optional and slow to build; its settings are checked above
                 make(run.optimizer, lite.space, seed=0, **run.settings)
+
+
+def test_rank_table_and_boxplots_by_setup_on_a_small_preset_experiment(tmp_path):
+    """RE under the four setups for 3 seeds (a short budget): Table I both ways and Fig. 3."""
+    from dataclasses import replace
+
+    from nasarena.analysis.anytime import Normalization, run_hypervolumes
+    from nasarena.analysis.setups import setup_rank_table, table_text
+    from nasarena.analysis.trajectories import RUN_KEYS, final_results
+    from nasarena.runner import Budget
+    from nasarena.runner.experiment import load_results, run_experiment
+
+    specs = [s for name in PRESETS for s in replace(preset(name), budget=Budget(seconds=4e5)).specs(
+        ["nb101-lite"], seeds=range(3)) if s.optimizer == "re"]
+    run_experiment(specs, tmp_path, jobs=1)
+    results = load_results(tmp_path)
+    final = final_results(results)
+    assert set(final["setup"]) == {"O", "C", "VS", "CVS"}
+    by_optimizer = setup_rank_table(final, by="optimizer")
+    assert list(by_optimizer["optimizer"].unique()) == ["re"] and set(by_optimizer["setup"]) == set(final["setup"])
+    assert (by_optimizer["runs"] == 3).all()
+    means = final.groupby("setup")["incumbent_test_regret"].mean() * 1e4
+    for _, row in by_optimizer.iterrows():  # the ECDF area is the mean final regret
+        assert row.area == pytest.approx(means[row.setup])
+    assert by_optimizer["area"].is_monotonic_increasing
+    assert len(table_text(by_optimizer)) == 1 and "(" in table_text(by_optimizer)[0]
+    by_setup = setup_rank_table(final, by="setup")
+    assert set(by_setup["setup"]) == {"O", "C", "VS", "CVS"} and by_setup["p_value"].isna().all()
+
+    from nasarena.plots.setups import setup_boxplots
+
+    volumes = run_hypervolumes(results, Normalization(time_bounds=(0.0, 4e5))).merge(
+        final[[*RUN_KEYS, "setup"]], on=RUN_KEYS)
+    figure = setup_boxplots(volumes)
+    assert [axis.get_ylabel() for axis in figure.axes] == ["O", "VS", "C", "CVS"]
