@@ -1,0 +1,259 @@
+"""Collecting surrogate training data as NAS-Bench-301 did: random samples plus optimizer trajectories.
+
+NB301 (Sec. 3, Appendix C) trained architectures that random search and several NAS optimizers
+proposed, so that the data covers both the whole space and its good regions. :func:`collect`
+does the same with the live benchmark (:mod:`nasarena.benchmarks.live`): ``n`` architectures are
+shared out evenly over the strategies (``rs`` for random samples, any registered optimizer such
+as ``re`` or ``bananas`` for trajectories); each strategy's share is split into streams of at
+most ``trajectory`` evaluations (one optimizer run, or one batch of random samples, seeded by
+the collection seed, the strategy and the stream number), and the streams run in processes or
+as Ray tasks. An evaluation counts when its architecture is new to the stream; an optimizer
+that proposes one it has seen is told the stored result again.
+
+Output: one row per trained architecture, in exactly the columns ``nasarena surrogate fit``
+reads (:mod:`nasarena.surrogates.data`): ``arch`` (the space's text form), ``valid_accuracy``,
+``test_accuracy``, ``cost_seconds``, ``source`` (the strategy), ``fidelity``; plus
+``train_accuracy``, ``parameters``, ``seed``, ``stream`` and ``evaluation`` (its place in the
+stream). An architecture that two streams both trained is kept once (the first stream's row).
+
+Resumable: every trained architecture is in the live benchmark's store, so running the same
+collection again replays the streams (deterministically) at no training cost and goes on
+where it stopped; a larger ``n`` extends it. The Parquet file is rewritten atomically after
+every finished stream, and carries its settings: a file made with other settings (or not by
+``collect``) is refused, never overwritten.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InvalidArchitectureError, InvalidSettingError, OutputError, unknown_name
+from ..io.files import atomic_write_bytes
+
+METADATA_KEY = b"nasarena-collect"
+COLUMNS = ("arch", "valid_accuracy", "test_accuracy", "cost_seconds", "source", "fidelity", "train_accuracy",
+           "parameters", "seed", "stream", "evaluation")
+#: An optimizer that keeps proposing architectures its stream has seen stops after this many
+#: proposals per evaluation asked for.
+MAX_PROPOSALS_PER_EVALUATION = 50
+BACKENDS = ("process", "ray")
+
+
+@dataclass(frozen=True)
+class Stream:
+    """One seeded optimizer run (or batch of random samples) of ``count`` evaluations."""
+
+    strategy: str
+    index: int
+    count: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.strategy}-{self.index}"
+
+
+def plan(strategies: Sequence[str], n: int, trajectory: int) -> list[Stream]:
+    """``n`` evaluations shared evenly over ``strategies`` (the first ones take the remainder),
+    each share cut into streams of ``trajectory`` evaluations (the last one shorter)."""
+    streams = []
+    for position, strategy in enumerate(strategies):
+        share = n // len(strategies) + (1 if position < n % len(strategies) else 0)
+        for index, start in enumerate(range(0, share, trajectory)):
+            streams.append(Stream(strategy, index, min(trajectory, share - start)))
+    return streams
+
+
+def check_strategies(strategies: Sequence[str]) -> None:
+    from ..optimizers.base import REGISTRY, available
+
+    available()  # registers the built-in optimizers
+    if not strategies:
+        raise InvalidSettingError("collect needs at least one strategy, e.g. rs,re,bananas")
+    for strategy in strategies:
+        if strategy not in REGISTRY:
+            raise unknown_name("collection strategy (optimizer)", strategy, REGISTRY)
+        if REGISTRY[strategy].factory.multi_fidelity:
+            raise InvalidSettingError(f"strategy {strategy!r} is multi-fidelity; collection trains every "
+                                      "architecture at the highest fidelity, so use single-fidelity optimizers")
+    if len(set(strategies)) != len(strategies):
+        raise InvalidSettingError(f"strategies {', '.join(strategies)}: each may be named once")
+
+
+def collect(live_options: dict, strategies: Sequence[str], n: int, out: Path, *, seed: int = 0,
+            trajectory: int = 100, jobs: int = 1, backend: str = "process",
+            on_stream: Callable[[Stream, int], None] | None = None) -> pd.DataFrame:
+    """Collect ``n`` architectures into the Parquet file ``out`` (see the module docstring).
+
+    ``live_options`` are the live benchmark's options (space, data, protocol, scale knobs,
+    store...); ``on_stream(stream, rows so far)`` is called after every finished stream.
+    """
+    strategies = list(strategies)
+    check_strategies(strategies)
+    for name, value, low in (("n", n, 1), ("trajectory", trajectory, 1), ("jobs", jobs, 1), ("seed", seed, 0)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise InvalidSettingError(f"collect {name}={value!r} must be a whole number >= {low}")
+    if backend not in BACKENDS:
+        raise unknown_name("collection backend", backend, BACKENDS)
+    out = Path(out)
+    bench = _benchmark(_frozen(live_options))  # checks every option before anything is trained
+    settings = {"live_settings_hash": bench.settings_hash, "live_settings": bench.settings,
+                "training_seed": bench.seed, "strategies": strategies, "seed": seed, "trajectory": trajectory}
+    _check_existing(out, settings)
+    streams = plan(strategies, n, trajectory)
+    finished: dict[Stream, list[dict]] = {}
+
+    def done(stream: Stream, rows: list[dict]) -> None:
+        finished[stream] = rows
+        frame = _frame([finished[s] for s in streams if s in finished])
+        _write(out, frame, {**settings, "n": n, "complete": len(finished) == len(streams)})
+        if on_stream is not None:
+            on_stream(stream, len(frame))
+
+    arguments = [(_frozen(live_options), stream, seed) for stream in streams]
+    if backend == "ray":
+        _on_ray(arguments, jobs, done)
+    elif jobs == 1 or len(streams) == 1:
+        for argument in arguments:
+            done(argument[1], run_stream(*argument))
+    else:
+        _on_processes(arguments, jobs, done)
+    return _frame([finished[s] for s in streams])
+
+
+def run_stream(live_options: tuple, stream: Stream, seed: int) -> list[dict]:
+    """Evaluate one stream with the live benchmark (in this process); its rows in order."""
+    from ..optimizers.base import Observation, make
+
+    bench = _benchmark(live_options)
+    space = bench.space
+    generator = np.random.default_rng([seed, zlib.crc32(stream.strategy.encode()), stream.index])
+    optimizer = make(stream.strategy, space, seed=generator)
+    fidelity = bench.fidelities[-1]
+    rows: list[dict] = []
+    seen: set[str] = set()
+    for _ in range(stream.count * MAX_PROPOSALS_PER_EVALUATION):
+        if len(rows) == stream.count:
+            break
+        trial = optimizer.ask()
+        try:
+            result = bench.query(trial.arch, fidelity)
+        except InvalidArchitectureError:
+            optimizer.tell(trial, Observation(0.0, 0.0, valid=False))
+            continue
+        optimizer.tell(trial, Observation(result.valid_accuracy, result.cost_seconds))
+        identity = space.identity(trial.arch)
+        if identity in seen:
+            continue
+        seen.add(identity)
+        rows.append({"arch": space.to_text(trial.arch), "valid_accuracy": result.valid_accuracy,
+                     "test_accuracy": result.test_accuracy, "cost_seconds": result.cost_seconds,
+                     "source": stream.strategy, "fidelity": result.fidelity, "train_accuracy": result.train_accuracy,
+                     "parameters": result.trainable_parameters, "seed": bench.seed, "stream": stream.name,
+                     "evaluation": len(rows), "_identity": identity})
+    return rows
+
+
+def read_settings(out: Path) -> dict | None:
+    """The settings a collection file was written with; None if it has none (not ours)."""
+    import pyarrow.parquet as pq
+
+    try:
+        metadata = pq.read_schema(out).metadata or {}
+    except Exception as error:  # pyarrow raises several types for a file that is not Parquet
+        raise OutputError(f"{out} exists and is not a Parquet file ({error}); it is kept: choose another --out") from None
+    text = metadata.get(METADATA_KEY)
+    return None if text is None else json.loads(text)
+
+
+def _check_existing(out: Path, settings: dict) -> None:
+    if not out.exists():
+        return
+    stored = read_settings(out)
+    if stored is None:
+        raise OutputError(f"{out} exists and was not written by `nasarena collect`; it is kept: choose another --out")
+    differing = sorted(key for key in settings if stored.get(key) != settings[key])
+    if differing:
+        raise OutputError(f"{out} was collected with other settings ({', '.join(differing)} differ); it is kept: "
+                          "use the same settings to resume or extend it (n may grow), or another --out")
+
+
+def _frame(parts: list[list[dict]]) -> pd.DataFrame:
+    rows = [row for part in parts for row in part]
+    frame = pd.DataFrame(rows, columns=list(COLUMNS) + ["_identity"])
+    frame = frame.drop_duplicates(subset=["_identity", "fidelity"], keep="first")
+    return frame.drop(columns="_identity").reset_index(drop=True)
+
+
+def _write(out: Path, frame: pd.DataFrame, settings: dict) -> None:
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                           METADATA_KEY: json.dumps(settings, sort_keys=True).encode()})
+    buffer = io.BytesIO()
+    pq.write_table(table, buffer)
+    atomic_write_bytes(out, buffer.getvalue())
+
+
+def _frozen(options: dict) -> tuple:
+    """Options as a hashable, picklable value (lists become tuples, paths text)."""
+    def plain(value):
+        if isinstance(value, (list, tuple)):
+            return tuple(plain(v) for v in value)
+        return str(value) if isinstance(value, Path) else value
+
+    return tuple(sorted((key, plain(value)) for key, value in options.items()))
+
+
+@lru_cache(maxsize=4)
+def _benchmark(options: tuple):
+    """The live benchmark of ``options``, once per process (its data is read once)."""
+    from ..benchmarks.live import LiveBenchmark
+
+    return LiveBenchmark(**dict(options))
+
+
+def _on_processes(arguments: list, jobs: int, done) -> None:
+    from ..runner.workers import context, die_with_parent
+
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context(), initializer=die_with_parent) as pool:
+        running = {pool.submit(run_stream, *argument): argument[1] for argument in arguments}
+        while running:
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                done(running.pop(future), future.result())
+
+
+def _on_ray(arguments: list, jobs: int, done) -> None:
+    """Each stream a Ray task, with a GPU per task where the cluster has GPUs."""
+    try:
+        import ray
+    except ImportError:
+        raise ImportError("the ray backend needs the [distributed] extra: pip install 'nasarena[distributed]'") from None
+    started_here = not ray.is_initialized()
+    if started_here:
+        ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
+    try:
+        gpus = 1 if ray.cluster_resources().get("GPU", 0) >= 1 else 0
+        remote = ray.remote(num_gpus=gpus)(run_stream)
+        running = {remote.remote(*argument): argument[1] for argument in arguments}
+        while running:
+            ready, _ = ray.wait(list(running), num_returns=1)
+            for reference in ready:
+                done(running.pop(reference), ray.get(reference))
+    finally:
+        if started_here:
+            ray.shutdown()
+
