@@ -5,6 +5,7 @@ import typer
 from .errors import ReportingGroup
 from .analyze import analyze_command
 from .benchmarks import benchmarks
+from .collect import collect_command
 from .nb101 import app as nb101_app
 from .oneshot import app as oneshot_app
 from .query import query_command
@@ -26,6 +27,7 @@ app.command("report")(report_command)
 app.command("query")(query_command)
 app.command("analyze")(analyze_command)
 app.command("train")(train_command)
+app.command("collect")(collect_command)
 
 
 def _print_version(value: bool) -> None:
