@@ -118,8 +118,6 @@ def test_point11_report_on_a_corrupt_settings_file_names_it(results, tmp_path):
     assert not out.exists()
 
 
-@pytest.mark.xfail(reason="waits for runner.load_results to raise DataFileError naming the file (the library "
-                          "half of issue 11)", strict=False)
 def test_point11_report_on_a_byte_flipped_run_file_names_it(results, tmp_path):
     copy = copy_of(results, tmp_path)
     damaged = first_run_file(copy)
@@ -132,8 +130,6 @@ def test_point11_report_on_a_byte_flipped_run_file_names_it(results, tmp_path):
     assert not out.exists()
 
 
-@pytest.mark.xfail(reason="waits for runner.load_results to raise DataFileError naming the file (the library "
-                          "half of issue 11)", strict=False)
 def test_point11_report_on_a_foreign_parquet_file_names_it(results, tmp_path):
     copy = copy_of(results, tmp_path)
     foreign = first_run_file(copy)
