@@ -97,15 +97,21 @@ class EncodedSpace:
         """Number of distinct labelled pruned graphs (isomorphic copies) of each unique cell."""
         return np.bincount(labelled_table().row_of_labelled).astype(np.int64)
 
+    @cached_property
+    def _by_graph(self) -> tuple[np.ndarray, np.ndarray]:
+        """Matrix numbers sorted by the full DAG they prune to, and those DAGs."""
+        order = np.argsort(self.graph, kind="stable")
+        return order, self.graph[order]
+
     def points_of_rows(self, rows) -> tuple[np.ndarray, np.ndarray]:
         """Every encoded point (matrix, labelling) of the given unique cells, as two arrays."""
         table = labelled_table()
         wanted = np.flatnonzero(np.isin(table.row_of_labelled, np.asarray(rows)))
         graphs = np.searchsorted(table.labelled_offsets, wanted, side="right") - 1
         codes = wanted - table.labelled_offsets[graphs]
-        order = np.argsort(self.graph, kind="stable")
-        starts = np.searchsorted(self.graph[order], graphs, side="left")
-        ends = np.searchsorted(self.graph[order], graphs, side="right")
+        order, sorted_graphs = self._by_graph
+        starts = np.searchsorted(sorted_graphs, graphs, side="left")
+        ends = np.searchsorted(sorted_graphs, graphs, side="right")
         all_digits = labellings_digits(np.arange(NUM_LABELLINGS))
         matrices, labellings = [], []
         for graph, code, start, end in zip(graphs, codes, starts, ends):
