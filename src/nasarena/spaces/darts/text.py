@@ -7,7 +7,9 @@ Written as the repr of the DARTS ``Genotype`` namedtuple with lists::
 
 Parsing accepts what the DARTS code and its descendants print or store: any whitespace
 and line breaks, single or double quotes, trailing commas, the fields in any order and
-``range(2, 6)`` for a concat list (the DARTS search code builds genotypes that way). The
+``range(2, 6)`` for a concat list (the DARTS search code builds genotypes that way), and the
+pairs grouped per node, ``[[(op, input), (op, input)], ...]`` (how NAS-Benchmark's 214 random
+DARTS architectures store them). The
 text is read by a small tokenizer and recursive-descent parser over literals only (lists,
 tuples, strings, integers and ``range``), so untrusted text cannot run code. Every node's
 pairs, ops and inputs are then checked by :class:`~.genotype.DartsArch`.
@@ -144,4 +146,6 @@ def from_text(text: str) -> DartsArch:
         if not isinstance(fields[cell_type], list):
             raise ValueError(f"genotype text: {cell_type} must be a list of (op, input) pairs, "
                              f"got {fields[cell_type]!r}")
+        if fields[cell_type] and all(isinstance(node, list) for node in fields[cell_type]):  # grouped per node
+            fields[cell_type] = [pair for node in fields[cell_type] for pair in node]
     return DartsArch(**{cell_type: fields[cell_type] for cell_type in CELL_TYPES})
