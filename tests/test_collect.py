@@ -104,3 +104,23 @@ def test_collect_command(cifar_folder, tmp_path):
     assert "2 architectures" in result.output and len(pd.read_parquet(out)) == 2
     bad = CliRunner().invoke(app, arguments[:5] + ["--n", "2", "--out", str(out), "--scale", "chanels=4"])
     assert bad.exit_code == 2 and "chanels" in bad.output
+
+
+DARTS214 = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "darts" / "darts214-random-cifar10.csv"
+
+
+@pytest.mark.skipif(not DARTS214.exists(), reason=f"the 214 DARTS architectures are not at {DARTS214}")
+def test_the_214_real_darts_genotypes_parse_and_read_as_surrogate_data():
+    """NAS-Benchmark's 214 random DARTS architectures (GPL data: read here, never shipped)."""
+    from nasarena.spaces.darts import DartsSpace
+    from nasarena.surrogates.data import training_data_from_frame
+
+    table = pd.read_csv(DARTS214)
+    space = DartsSpace()
+    archs = [space.from_text(text) for text in table["genotype"]]  # pairs grouped per node, range(2, 6)
+    assert len(archs) == 214 and len({space.identity(a) for a in archs}) == 214
+    assert all(space.from_text(space.to_text(a)) == a for a in archs)
+    assert all(len(a.cell("normal")) == 8 and len(a.cell("reduce")) == 8 for a in archs)
+    data = training_data_from_frame(pd.DataFrame({"arch": table["genotype"], "valid_accuracy": table["final_epoch_test_acc"],
+                                                  "fidelity": 600}), space)
+    assert len(data) == 214 and data.value_scale == "percent" and 0.96 < data.valid_accuracy.min()
