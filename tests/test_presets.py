@@ -45,7 +45,7 @@ def test_preset_settings_construct_their_optimizers(lite):
 
 
 def test_rank_table_and_boxplots_by_setup_on_a_small_preset_experiment(tmp_path):
-    """RE under the four setups for 3 seeds (a short budget): Table I both ways and Fig. 3."""
+    """RE under the four setups for 2 seeds (a short budget): Table I both ways and Fig. 3."""
     from dataclasses import replace
 
     from nasarena.analysis.anytime import Normalization, run_hypervolumes
@@ -54,15 +54,15 @@ def test_rank_table_and_boxplots_by_setup_on_a_small_preset_experiment(tmp_path)
     from nasarena.runner import Budget
     from nasarena.runner.experiment import load_results, run_experiment
 
-    specs = [s for name in PRESETS for s in replace(preset(name), budget=Budget(seconds=4e5)).specs(
-        ["nb101-lite"], seeds=range(3)) if s.optimizer == "re"]
+    specs = [s for name in PRESETS for s in replace(preset(name), budget=Budget(seconds=2e5)).specs(
+        ["nb101-lite"], seeds=range(2)) if s.optimizer == "re"]
     run_experiment(specs, tmp_path, jobs=1)
     results = load_results(tmp_path)
     final = final_results(results)
     assert set(final["setup"]) == {"O", "C", "VS", "CVS"}
     by_optimizer = setup_rank_table(final, by="optimizer")
     assert list(by_optimizer["optimizer"].unique()) == ["re"] and set(by_optimizer["setup"]) == set(final["setup"])
-    assert (by_optimizer["runs"] == 3).all()
+    assert (by_optimizer["runs"] == 2).all()
     means = final.groupby("setup")["incumbent_test_regret"].mean() * 1e4
     for _, row in by_optimizer.iterrows():  # the ECDF area is the mean final regret
         assert row.area == pytest.approx(means[row.setup])
@@ -73,7 +73,7 @@ def test_rank_table_and_boxplots_by_setup_on_a_small_preset_experiment(tmp_path)
 
     from nasarena.plots.setups import setup_boxplots
 
-    volumes = run_hypervolumes(results, Normalization(time_bounds=(0.0, 4e5))).merge(
+    volumes = run_hypervolumes(results, Normalization(time_bounds=(0.0, 2e5))).merge(
         final[[*RUN_KEYS, "setup"]], on=RUN_KEYS)
     figure = setup_boxplots(volumes)
     assert [axis.get_ylabel() for axis in figure.axes] == ["O", "VS", "C", "CVS"]
