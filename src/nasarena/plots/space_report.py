@@ -295,6 +295,50 @@ def _locality_section(analysis: SpaceAnalysis, figures: _Figures) -> list[str]:
     ]
 
 
+def _clusters_html(table, settings_text: str, metric: str) -> list[str]:
+    shown = table.head(15)
+    rows = [[int(cluster), int(r["size"]), _pct(r["mean_accuracy"]), _num(100 * r["std_accuracy"]),
+             f"{r['mean_parameters']:,.0f}"] for cluster, r in shown.iterrows()]
+    return [html.heading("Structural clusters (supernet paper, Sec. 3)"),
+            html.table(["cluster", "cells", f"mean {metric} acc.", "std (pp)", "mean parameters"], rows,
+                       caption=f"The 15 best of {len(table)} clusters. {settings_text}")]
+
+
+def _nb101_clusters_section(analysis: SpaceAnalysis) -> list[str]:
+    c = analysis.clusters
+    metric = analysis.operations_metric
+    return _clusters_html(c.table, f"Average-linkage clustering of a seeded subsample of {c.sample:,} cells (seed "
+                          f"{c.seed}), cut at {c.threshold:g} differing positions of the canonical 7-vertex encoding "
+                          f"(21 edge bits + 5 ops); accuracy real, 108 epochs.", metric)
+
+
+def _oneshot_section(analysis: SpaceAnalysis, figures: _Figures) -> list[str]:
+    spaces = analysis.oneshot
+    heading = html.heading("NAS-Bench-1Shot1 spaces (NB-1Shot1 Fig. 6)")
+    if spaces is None:
+        return [heading, html.paragraph("The one-shot spaces are not available in this installation.")]
+    figure = new_figure(6.5, 2.4)
+    axes = figure.subplots(1, 3, sharey=True)
+    for axis, space in zip(axes, dict.fromkeys(name for name, _ in spaces.errors)):
+        for loose, colour in ((True, "#0072B2"), (False, "#D55E00")):
+            errors = np.sort(spaces.errors[space, loose])
+            if len(errors):
+                axis.step(errors, np.arange(1, len(errors) + 1) / len(errors), where="post", color=colour,
+                          label="with loose ends" if loose else "without")
+        axis.set(title=space, xlabel="test error", xscale="log")
+    axes[0].set_ylabel("fraction of architectures")
+    axes[0].legend()
+    rows = [[name, f"{v['architectures']:,}", f"{v['paper_architectures']:,}", f"{v['with_value']:,}",
+             _pct(v["median_test_error"]), _pct(v["min_test_error"])] for name, v in spaces.to_dict().items()]
+    return [heading,
+            figures.add(figure, "nb1shot1_spaces",
+                        f"ECDF of test error (1 - test accuracy, real, 108 epochs, mean over the trials of "
+                        f"{analysis.data.name}) of every architecture of the three NB-1Shot1 spaces, with and without "
+                        "loose ends (architectures the table lacks are left out)."),
+            html.table(["space", "architectures", "paper", "with a value", "median test error", "best test error"],
+                       rows)]
+
+
 def write_space_report(analysis: SpaceAnalysis, out_dir: Path, extra_sections: list[str] = (),
                        started: float | None = None) -> Path:
     """Write ``out_dir/space_report.html``, ``space_analysis.json`` and ``figures/``; return the HTML path."""
@@ -305,7 +349,8 @@ def write_space_report(analysis: SpaceAnalysis, out_dir: Path, extra_sections: l
     with publication():
         body = [*_data_note(analysis), *_distribution_section(analysis, figures), *_cost_section(analysis, figures),
                 *_operations_section(analysis, figures), *_depth_width_section(analysis, figures),
-                *_locality_section(analysis, figures), *extra_sections]
+                *_locality_section(analysis, figures), *_nb101_clusters_section(analysis),
+                *_oneshot_section(analysis, figures), *extra_sections]
     if started is not None:
         analysis.seconds["total_with_report"] = round(time.perf_counter() - started, 1)
     timing = ", ".join(f"{name} {value} s" for name, value in analysis.seconds.items())

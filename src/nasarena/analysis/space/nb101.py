@@ -8,13 +8,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...io.packaged import load_arrays
+from .clusters import Clusters, nb101_clusters
 from .cost import CostSize, cost_and_size
-from .data import SpaceData, space_data
+from .data import SpaceData, accuracy_metric, space_data
 from .depth_width import DepthWidth, depth_and_width
 from .distributions import Distributions, distributions
 from .encoded import NUM_POINTS, encoded_space
 from .locality import autocorrelation, distance_to_points, fitness_distance, random_walk
-from .operations import replacements, Replacement
+from .oneshot import OneShotSpaces, oneshot_spaces
+from .operations import Replacement, replacements
 
 TRIPLES_FILE = "nb101-pertrial-52.npz"
 FAILED_BELOW = 0.2  # diverged runs (chance accuracy) are left out of the trial spread
@@ -126,6 +128,8 @@ class SpaceAnalysis:
     operations: list[Replacement]
     depth_width: DepthWidth
     locality: Locality | None
+    clusters: Clusters
+    oneshot: OneShotSpaces | None
     seconds: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
@@ -140,6 +144,8 @@ class SpaceAnalysis:
                            "replacements": [r.summary() for r in self.operations]},
             "depth_and_width": self.depth_width.to_dict(),
             "locality": None if self.locality is None else self.locality.to_dict(),
+            "clusters": self.clusters.to_dict(),
+            "nb1shot1_spaces": None if self.oneshot is None else self.oneshot.to_dict(),
             "seconds": self.seconds,
         }
 
@@ -167,4 +173,8 @@ def analyze_nb101(benchmark, settings: Settings = Settings(), with_locality: boo
     lap("depth_and_width")
     local = locality(data, settings) if with_locality else None
     lap("locality")
-    return SpaceAnalysis(data, dist, cost, metric, ops, dw, local, seconds)
+    clusters = nb101_clusters(accuracy_metric(data)[1], data.parameters, seed=settings.seed)
+    lap("clusters")
+    oneshot = oneshot_spaces(benchmark)
+    lap("nb1shot1_spaces")
+    return SpaceAnalysis(data, dist, cost, metric, ops, dw, local, clusters, oneshot, seconds)
