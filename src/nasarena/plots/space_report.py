@@ -359,3 +359,89 @@ def write_space_report(analysis: SpaceAnalysis, out_dir: Path, extra_sections: l
     report = out_dir / REPORT_FILE
     atomic_write_bytes(report, html.page(f"nasarena space analysis: {analysis.data.name}", body).encode("utf-8"))
     return report
+
+
+def write_nb201_report(analysis, out_dir: Path, started: float | None = None) -> Path:
+    """The NB201 version of the study (``analysis.space.nb201.NB201Analysis``): HTML, figures, JSON."""
+    require_matplotlib()
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    figures = _Figures(out_dir / FIGURES_DIR)
+    a = analysis
+    with publication():
+        figure = new_figure(6.5, 2.6)
+        left, right = figure.subplots(1, 2)
+        for colour, (name, values) in zip(COLOURS, (("validation 200 ep.", a.valid), ("test 200 ep.", a.test),
+                                                    ("validation 12 ep.", a.low_fidelity))):
+            x = np.sort(values[np.isfinite(values)])
+            if len(x):
+                left.step(x, np.arange(1, len(x) + 1) / len(x), where="post", color=colour, label=name)
+        left.set(xlabel="accuracy", ylabel="fraction of cells")
+        left.legend()
+        right.scatter(a.parameters, a.accuracy, s=1, color="#bbbbbb", rasterized=True)
+        right.step(a.parameters[a.front], a.accuracy[a.front], where="post", color="#000000", label="Pareto front")
+        right.set(xlabel="trainable parameters (exact)", ylabel=f"{a.metric} accuracy (200 ep.)", xscale="log")
+        right.legend()
+        first = figures.add(figure, "nb201_distributions",
+                            f"Left: ECDFs of accuracy over all 15,625 cells (real: means over the benchmark's seeds). "
+                            f"Right: {a.metric} accuracy against exact parameter count with the Pareto front (training "
+                            "time is modelled for NB201, so cost is shown as parameters).")
+        figure = new_figure(6.5, 2.4)
+        left, right = figure.subplots(1, 2)
+        left.plot(np.sqrt(a.shifts), a.autocorrelation, color="#0072B2", label="RWA (x = sqrt(shift))")
+        fdc = a.fdc["fdc_within"].astype(float)
+        left.plot(a.fdc.index, fdc, color="#D55E00", marker=".", label="FDC within distance")
+        left.set(xlabel="distance", ylabel="correlation")
+        left.legend()
+        right.bar(a.fdc.index, a.fdc["mean_accuracy"], color="#009E73")
+        right.set(xlabel="edges whose op differs from the best cell", ylabel=f"mean {a.metric} accuracy",
+                  ylim=(float(np.nanmin(a.fdc["mean_accuracy"])) - 0.02, None))
+        second = figures.add(figure, "nb201_locality",
+                             f"Left: random-walk autocorrelation (seed {a.seed}, 100 walks of 2,000 op changes) and the "
+                             "exact fitness-distance correlation around the best cell. Right: mean accuracy of all "
+                             "cells at each distance from the best (exact).")
+    rows = [[f"{source} -> {target}", f"{int(r.pairs):,}", _num(r.mean_accuracy_change_pp),
+             _num(r.mean_abs_accuracy_change_pp), _num(r.mean_parameter_change_pct)]
+            for (source, target), r in a.replacements.iterrows()]
+
+    def grouped(frame, name):
+        return html.table([name, "cells", f"mean {a.metric} acc.", "mean parameters"],
+                          [[int(k), f"{int(r.cells):,}", _pct(r.mean_accuracy), f"{r.mean_parameters:,.0f}"]
+                           for k, r in frame.iterrows()])
+
+    distances = [[int(d), f"{int(r.cells):,}", _pct(r.mean_accuracy), _num(r.fdc_within, 3)]
+                 for d, r in a.fdc.iterrows()]
+    body = [
+        html.paragraph(f"Benchmark {a.name}: 15,625 cells (6 edges x 5 ops). Real: {a.real}."),
+        html.paragraph(f"Modelled: {a.modelled}.", "note"),
+        html.heading("Distributions and size"),
+        first,
+        html.paragraph(f"Best cell: index {a.best}, {a.metric} accuracy {_pct(a.accuracy[a.best])}; "
+                       f"{a.class_size_of_best} encoding(s) compute the same function. Validation-test correlation "
+                       f"{_num(a.to_dict()['valid_test_correlation'], 4)}; 12- vs 200-epoch validation "
+                       f"{_num(a.to_dict()['low_high_fidelity_correlation'], 4)}."),
+        html.heading("Operations"),
+        html.table(["replacement (one edge)", "pairs", "mean acc. change (pp)", "mean |change| (pp)",
+                    "parameter change %"], rows,
+                   caption=f"Every cell, every edge holding the first op (exact join; {a.metric} accuracy, 200 "
+                           "epochs, real; parameters exact)."),
+        html.heading("Depth and width"),
+        html.paragraph("Depth: edges on the longest input-output path of non-'none' edges (-1: the output is "
+                       "unreachable); width: maximum directed cut of those edges.", "muted"),
+        grouped(a.by_depth, "depth"), grouped(a.by_width, "width"),
+        html.heading("Locality"),
+        second,
+        html.table(["distance to best", "cells", f"mean {a.metric} acc.", "FDC within"], distances),
+        *_clusters_html(a.clusters, f"Average-linkage clustering of a seeded subsample of "
+                        f"{a.cluster_settings['sample']:,} cells (seed {a.seed}), cut at "
+                        f"{a.cluster_settings['threshold']:g} differing edges.", a.metric),
+    ]
+    if started is not None:
+        a.seconds["total_with_report"] = round(time.perf_counter() - started, 1)
+    body.append(html.paragraph("Computed in: " + ", ".join(f"{k} {v} s" for k, v in a.seconds.items())
+                               + " (wall clock on the machine that made this report).", "muted"))
+    text = json.dumps(_clean(a.to_dict()), indent=1, default=_json_default)
+    atomic_write_bytes(out_dir / JSON_FILE, text.encode("utf-8"))
+    report = out_dir / REPORT_FILE
+    atomic_write_bytes(report, html.page(f"nasarena space analysis: {a.name}", body).encode("utf-8"))
+    return report
