@@ -207,3 +207,54 @@ def test_rank_tables_by_setup_and_by_optimizer(tmp_path):
     assert "Tables I and II" in html
     assert "anytime performance grouped by setup" in html and "anytime performance grouped by optimizer" in html
     assert "<td>C</td>" in html and "<td>O</td>" in html
+
+
+def test_point18_report_says_units_settings_best_architectures_and_setup_codes(report, experiment):
+    html = report.read_text()
+    assert "fraction of accuracy: 0.01 = 1 percentage point" in html
+    assert "nb101-lite: regret on test accuracy" in html
+    what_was_run = html[html.index("<h2>What was run</h2>"):html.index("<h2>Final quality</h2>")]
+    assert "{" not in what_was_run  # run settings as table columns, not raw JSON
+    assert "<th>workers</th><th>caching</th><th>optimizer time counted</th>" in what_was_run
+    assert "Setup codes" in html and "O: original" in html
+    best = html[html.index("best architecture found"):]
+    final = trajectories.final_results(load_results(experiment))
+    for name in OPTIMIZERS:
+        runs = final[final["label"] == name]
+        assert str(runs.loc[runs["incumbent_test_regret"].idxmin(), "incumbent_id"]) in best
+
+
+def test_point18_surrogate_report_never_says_test_regret(experiment, tmp_path):
+    """On a surrogate benchmark regret is on modelled validation accuracy: no "test regret" anywhere."""
+    copy = copy_without(experiment, tmp_path, "*seed00000[23]*")
+    for path in (copy / RUNS_DIR).glob("*.parquet"):
+        pd.read_parquet(path).assign(benchmark="nb201-cifar10-xgb-v1.0").to_parquet(path)
+    html = write_report(copy, tmp_path / "report").read_text()
+    assert "test regret" not in html.lower()
+    assert "regret on modelled validation accuracy" in html
+
+
+def test_point18_hypervolumes_print_with_enough_digits_to_differ():
+    from nasarena.plots.report import _distinct
+
+    assert _distinct(pd.Series([1.999312, 1.999347, 1.999312])) == ["1.99931", "1.99935", "1.99931"]
+    assert _distinct(pd.Series([0.5, 0.25])) == ["0.5", "0.25"]
+
+
+def test_point18_coinciding_curves_stay_visible_and_the_legend_holds_only_configurations(experiment):
+    style = Style.for_labels(OPTIMIZERS)
+    assert style.of("rs").dashes != style.of("re").dashes and style.of("rs").marker != style.of("re").marker
+    figure = curve_plots.regret_over_time(curves.incumbent_curves(load_results(experiment)), style)
+    legend = figure.legends[0]
+    assert [t.get_text() for t in legend.get_texts()] == sorted(OPTIMIZERS)
+    assert "median" in legend.get_title().get_text()
+    drawn = [line for line in figure.axes[0].get_lines() if line.get_marker() not in (None, "None", "")]
+    assert {line.get_marker() for line in drawn} == {style.of(n).marker for n in OPTIMIZERS}
+
+
+def test_point18_one_tick_format_on_every_log_axis():
+    from nasarena.plots.axes import tick_label
+
+    assert [tick_label(v) for v in (0.001, 0.005, 0.1, 1000, 10000, 100000)] == \
+        ["0.001", "0.005", "0.1", "1000", "10000", "100000"]
+    assert tick_label(1e7) == "$10^{7}$" and tick_label(1e-5) == "$10^{-5}$"

@@ -133,5 +133,53 @@ def test_cli_evaluates_the_embedded_supernet(tmp_path):
     assert "checkpoint 249" in result.output and "Spearman per checkpoint" in result.output
     html = (tmp_path / "report.html").read_text()
     assert "data:image/png;base64" in html and "http" not in html
+    assert "no checkpoint at epoch 220" in html  # point 18: the source has none between 210 and 230
     for stem in ("id_rate", "correlation_vs_id_rate", "clusters"):
         assert (tmp_path / "figures" / f"{stem}.png").exists() and (tmp_path / "figures" / f"{stem}.pdf").exists()
+
+
+def test_point18_supernet_figures_log_a1_with_k10_bubble_legend_and_missing_checkpoint():
+    pytest.importorskip("matplotlib")
+    from nasarena.plots.supernet import cluster_plot, correlation_vs_id_rate
+    from nasarena.supernet_report import embedded_gdas_scores, missing_checkpoints
+
+    assert missing_checkpoints(embedded_gdas_scores().checkpoints) == ["220"]  # 210, 230: the source lacks 220
+    assert missing_checkpoints(("early", "late", "final")) == [] and missing_checkpoints(("10", "20", "30")) == []
+    rng = np.random.default_rng(0)
+    true = rng.random(200)
+    scores = SupernetScores(("10", "20", "40"), np.vstack([true + rng.normal(0, s, 200) for s in (1, 0.5, 0.1)]))
+    metrics = evaluate_checkpoints(true, scores, ks=(10, 50, 100))
+    figure = correlation_vs_id_rate(metrics, (10, 50, 100))
+    right = figure.axes[1]
+    assert right.get_yscale() == "log"
+    assert [t.get_text() for t in right.get_legend().get_texts()] == ["k = 10", "k = 50", "k = 100"]
+    summary = pd.DataFrame({"size": [1, 40, 160], "mean_true": [0.9, 0.8, 0.7], "mean_supernet": [0.5, 0.4, 0.3]})
+    legend = cluster_plot(summary, "40").axes[0].get_legend()
+    assert legend.get_title().get_text() == "cluster size"
+    assert [t.get_text() for t in legend.get_texts()] == ["1 architecture", "40 architectures", "160 architectures"]
+
+
+def test_point11_and_13_scores_with_architecture_strings_and_named_checkpoints(tmp_path):
+    """arch_id may be an NB201 cell string; checkpoints may be names, kept in the file's order."""
+    pytest.importorskip("matplotlib")
+    import nasarena
+    from nasarena.supernet_report import embedded_gdas_scores
+
+    bench = nasarena.benchmark("nb201-cifar10")
+    embedded = embedded_gdas_scores()
+    texts = [str(cell) for cell in bench.space.enumerate()]
+    ids = [texts[i] if i % 2 else i for i in range(len(texts))]  # every other architecture as text
+    frame = pd.DataFrame({"arch_id": ids, "early": embedded.scores[10], "final": embedded.scores[-1]})
+    frame.iloc[::-1].to_csv(tmp_path / "scores.csv", index=False)
+    scores = read_scores(tmp_path / "scores.csv", len(texts), row_of=lambda text: int(bench.rows([text])[0]))
+    assert scores.checkpoints == ("early", "final")
+    assert np.allclose(scores.scores, embedded.scores[[10, -1]])
+    long = frame.melt(id_vars="arch_id", var_name="checkpoint", value_name="score")
+    long.assign(checkpoint=long["checkpoint"].map({"early": "100", "final": "20"})).to_csv(tmp_path / "long.csv",
+                                                                                        index=False)
+    assert read_scores(tmp_path / "long.csv", len(texts), row_of=lambda t: int(bench.rows([t])[0])).checkpoints == \
+        ("100", "20")  # the file's order, not pivot's sorted one
+    result = CliRunner().invoke(app, ["supernet", "evaluate", "--scores", str(tmp_path / "scores.csv"), "--out",
+                                      str(tmp_path / "report"), "--cluster-threshold", "4"])
+    assert result.exit_code == 0, result.output
+    assert "checkpoint final" in result.output and "early: -0.471, final: +0.703" in result.output
