@@ -163,8 +163,7 @@ class SurrogateBenchmark(Benchmark):
 
     def _prediction(self, arch, epochs: int) -> tuple[float, float, float, int]:
         """(mean, std, cost, parameters) of one architecture, computed once per fidelity."""
-        if getattr(arch, "is_valid", True) is False:
-            raise InvalidArchitectureError(f"invalid architecture cannot be queried: {arch.reason}")
+        arch = self._architecture(arch)
         if self._table is not None:
             mean, std, cost = self._table.row(self._index.row(arch), self._check_fidelity(epochs))
             return mean, std, cost, self._count_parameters(arch)
@@ -179,6 +178,29 @@ class SurrogateBenchmark(Benchmark):
         cached = self._predictions[(identity, epochs)] = (mean.item(), std.item(), self._cost(x, epochs).item(),
                                                            parameters)
         return cached
+
+    def _architecture(self, arch):
+        """``arch`` as an architecture of the space: an architecture object, its text form, or
+        (finite spaces) its row; anything else, or an architecture outside the space, is refused
+        with the reason."""
+        if isinstance(arch, str):
+            try:
+                arch = self._space.from_text(arch)
+            except (ValueError, KeyError) as error:
+                raise InvalidArchitectureError(f"{self.name}: cannot read architecture {arch[:80]!r}: "
+                                               f"{error.args[0] if error.args else error}") from None
+        elif isinstance(arch, (int, np.integer)) and not isinstance(arch, bool):
+            if self._index is None:
+                raise InvalidArchitectureError(f"{self.name}: the {self._space.name} space has no rows; "
+                                               "query an architecture or its text form")
+            size = self._space.size
+            if not 0 <= arch < size:
+                raise InvalidArchitectureError(f"{self.name}: row {arch} is outside 0..{size - 1}")
+            arch = self._space.enumerate()[int(arch)]
+        problem = self._space.violation(arch)
+        if problem is not None:
+            raise InvalidArchitectureError(f"{self.name}: cannot query this architecture: {problem}")
+        return arch
 
     def _cost(self, x: np.ndarray, epochs: int) -> np.ndarray:
         if self.artifact.runtime_model is None:

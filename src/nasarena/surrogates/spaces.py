@@ -12,16 +12,11 @@ over the enumerated space need.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-#: The class of each built-in space; DARTS and FBNet are found by their ``name`` attribute in
-#: their (optional) packages, see :func:`space_by_name`.
-SPACE_PACKAGES = {"nb101": "nasarena.spaces.nb101", "nb201": "nasarena.spaces.nb201",
-                  "darts": "nasarena.spaces.darts", "fbnet": "nasarena.spaces.fbnet"}
 #: Encoding a surrogate uses by default: the fixed-size vector each space's predictors use.
 DEFAULT_ENCODINGS = {"nb101": "adjacency_one_hot", "nb201": "one_hot", "darts": "config_vector",
                      "fbnet": "config_vector"}
@@ -30,25 +25,11 @@ DEFAULT_EPOCHS = {"nb101": 108, "nb201": 200, "darts": 100, "fbnet": 200}
 
 
 def space_by_name(name: str):
-    """A new space object of the named space (the full space, default sampler).
+    """A new space object of the named space (the full space, default sampler), from the one
+    table of spaces (:mod:`nasarena.spaces.registry`)."""
+    from ..spaces.registry import space
 
-    The class is the one in the space's package (or its ``space`` module) whose ``name``
-    attribute is ``name`` and which can ``sample``: the spaces' own convention, so no list of
-    class names has to be kept in step with them.
-    """
-    try:
-        package = SPACE_PACKAGES[name]
-    except KeyError:
-        raise KeyError(f"unknown search space {name!r}; available: {', '.join(SPACE_PACKAGES)}") from None
-    for module_name in (f"{package}.space", package):
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
-            continue
-        for value in vars(module).values():
-            if isinstance(value, type) and getattr(value, "name", None) == name and hasattr(value, "sample"):
-                return value()
-    raise ImportError(f"the {name} search space ({package}) is not available in this installation of nasarena")
+    return space(name)
 
 
 def default_encoding(space_name: str) -> str:

@@ -28,6 +28,13 @@ class DartsSpace:
     config_encodings = configspace.CONFIG_ENCODINGS
     graph_size = GRAPH_SIZE
 
+    def violation(self, arch: DartsArch) -> str | None:
+        """Every :class:`DartsArch` is in the space (its constructor checks it)."""
+        return None if isinstance(arch, DartsArch) else f"not a DARTS DartsArch but {type(arch).__name__}"
+
+    def contains(self, arch: DartsArch) -> bool:
+        return self.violation(arch) is None
+
     def sample(self, rng: np.random.Generator) -> DartsArch:
         return operations.sample(rng)
 

@@ -44,6 +44,13 @@ class FBNetSpace:
     config_encodings = configspace.CONFIG_ENCODINGS
     graph_size = GRAPH_SIZE
 
+    def violation(self, arch: FBNetArch) -> str | None:
+        """Every :class:`FBNetArch` is in the space (its constructor checks it)."""
+        return None if isinstance(arch, FBNetArch) else f"not a FBNet FBNetArch but {type(arch).__name__}"
+
+    def contains(self, arch: FBNetArch) -> bool:
+        return self.violation(arch) is None
+
     def sample(self, rng: np.random.Generator) -> FBNetArch:
         return sample(rng)
 

@@ -58,11 +58,12 @@ class NB101Space:
         return self.violation(cell) is None
 
     def row(self, cell: Cell) -> int:
-        """The row of a valid cell in :meth:`enumerate` (the sorted-hash order of the whole space)."""
-        problem = self.violation(cell) if not isinstance(cell, Cell) or not cell.is_valid else None
+        """The position of a cell of the space in :meth:`enumerate`: its NB101 row (``cell.row``,
+        the sorted-hash order) for the whole space, its position among the subset's rows otherwise."""
+        problem = self.violation(cell)
         if problem is not None:
-            raise InvalidArchitectureError(f"no NB101 row: {problem}")
-        return int(cell.row)
+            raise InvalidArchitectureError(f"no row in this NB101 space: {problem}")
+        return int(cell.row) if self.subset is None else int(np.searchsorted(self.subset, cell.row))
 
     def sample(self, rng: np.random.Generator) -> Cell:
         if self.subset is not None:
@@ -131,9 +132,9 @@ class NB101Space:
         """A configuration of ``config_space(encoding)`` that decodes to ``cell``'s architecture."""
         return encode_config(cell, encoding)
 
-    def enumerate(self) -> UniqueCells:
-        """All unique cells (of the whole space, also when restricted to a subset)."""
-        return unique_cells()
+    def enumerate(self) -> UniqueCells | list[Cell]:
+        """Every cell of the space by :meth:`row`: all unique cells, or the subset's in row order."""
+        return unique_cells() if self.subset is None else _SubsetCells(self.subset)
 
     def identity(self, cell: Cell) -> str:
         """The canonical identity of an architecture: the official module hash."""
@@ -162,3 +163,16 @@ class NB101Space:
         if not isinstance(data, dict) or not {"matrix", "ops"} <= set(data):
             raise ValueError(f"an NB101 cell's JSON needs the keys 'matrix' and 'ops', got {text[:60]!r}")
         return Cell.from_dict(data)
+
+
+class _SubsetCells:
+    """The canonical cells of sorted NB101 rows as a sequence (built on access, not held)."""
+
+    def __init__(self, rows: np.ndarray):
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, position: int) -> Cell:
+        return unique_cells().cell(int(self.rows[position]))

@@ -93,6 +93,9 @@ class UniqueCells:
         interior = self.labellings[row, : int(self.num_vertices[row]) - 2]
         return [INPUT, *(OPS[int(label)] for label in interior), OUTPUT]
 
+    def __getitem__(self, row: int):
+        return self.cell(row)
+
     def cell(self, row: int):
         """The canonical :class:`~.cell.Cell` of a row."""
         from .cell import Cell  # cell.py imports this module for hashing

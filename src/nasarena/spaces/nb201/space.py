@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from .cell import EDGES, NUM_CELLS, OPS, Cell201
-from .config_space import CONFIG_ENCODINGS, build_config_space, decode_config
-from .encodings import GRAPH_SIZE, encode
+from .config_space import CONFIG_ENCODINGS, build_config_space, decode_config, encode_config
+from .encodings import ENCODINGS, GRAPH_SIZE, encode
 
 
 def sample(rng: np.random.Generator) -> Cell201:
@@ -47,7 +47,19 @@ class NB201Space:
 
     name = "nb201"
     size = NUM_CELLS
+    encodings = ENCODINGS
     graph_size = GRAPH_SIZE  # (nodes, features) of the "graph" encoding
+
+    def violation(self, cell: Cell201) -> str | None:
+        """Every :class:`Cell201` is in the space (its constructor checks the ops)."""
+        return None if isinstance(cell, Cell201) else f"not an NB201 Cell201 but {type(cell).__name__}"
+
+    def contains(self, cell: Cell201) -> bool:
+        return self.violation(cell) is None
+
+    def row(self, cell: Cell201) -> int:
+        """The official index of a cell."""
+        return cell.index
 
     def sample(self, rng: np.random.Generator) -> Cell201:
         return sample(rng)
@@ -75,6 +87,10 @@ class NB201Space:
     def from_config(self, values, encoding: str = "categorical") -> Cell201:
         """The cell of a configuration of ``config_space(encoding)``."""
         return decode_config(values, encoding)
+
+    def to_config(self, cell: Cell201, encoding: str = "categorical") -> dict[str, str]:
+        """The configuration of a cell (one op per edge)."""
+        return encode_config(cell, encoding)
 
     def encode(self, cell: Cell201, kind: str = "one_hot") -> np.ndarray:
         return encode(cell, kind)

@@ -1,0 +1,51 @@
+"""One small registry: names mapped to lazily imported ``"module:attribute"`` targets.
+
+Spaces (and, as they move over, benchmarks, optimizers and surrogate models) are listed in a
+plain table, so nothing is found by scanning modules and nothing is imported before it is
+used: importing a registry never imports torch, SMAC3 or a space's package. An unknown name is
+one error (:func:`nasarena.errors.unknown_name`) with close matches and every choice.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, Mapping
+
+from .errors import unknown_name
+
+
+class Registry(Mapping[str, object]):
+    """``registry[name]`` imports and returns the registered object (cached after the first time).
+
+    A target is ``"module:attribute"``; ``"module:attribute(argument)"`` registers the result of
+    calling the attribute with one string argument (e.g. a space family's factory called with the
+    member's name)."""
+
+    def __init__(self, kind: str, targets: Mapping[str, str]):
+        self.kind = kind
+        self._targets = dict(targets)
+        self._loaded: dict[str, object] = {}
+
+    def target(self, name: str) -> str:
+        """The ``"module:attribute"`` of ``name`` (without importing it)."""
+        try:
+            return self._targets[name]
+        except KeyError:
+            raise unknown_name(self.kind, name, self._targets) from None
+
+    def __getitem__(self, name: str) -> object:
+        if name not in self._loaded:
+            module, _, attribute = self.target(name).partition(":")
+            attribute, _, argument = attribute.partition("(")
+            value = getattr(importlib.import_module(module), attribute)
+            self._loaded[name] = value(argument.rstrip(")")) if argument else value
+        return self._loaded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._targets)
+
+    def __len__(self) -> int:
+        return len(self._targets)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._targets

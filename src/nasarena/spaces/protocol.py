@@ -1,0 +1,98 @@
+"""The SearchSpace contract every space implements (NB101, NB201, DARTS, FBNet, NB-1Shot1).
+
+Architectures are immutable values; a space is the object optimizers, benchmarks, surrogates
+and the conformance checks (:mod:`nasarena.testing`) talk to. One set of names in every space;
+a new space is usable everywhere once it implements these methods and is listed in
+:mod:`nasarena.spaces.registry`. ``check_space`` in :mod:`nasarena.testing` verifies the
+guarantees written here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+
+@runtime_checkable
+class SearchSpace(Protocol):
+    """What an optimizer or benchmark may ask of a search space."""
+
+    #: The space's registry name (``nb101``, ``nb201``, ``darts``, ``fbnet``, ``nb1shot1-3``).
+    name: str
+    #: Encodings :meth:`encode` accepts; each gives a fixed-length vector for every architecture.
+    encodings: Sequence[str]
+    #: Encodings :meth:`config_space` accepts (``categorical`` in every space).
+    config_encodings: Sequence[str]
+
+    # -- identity and text ------------------------------------------------------------------
+
+    def identity(self, arch) -> str:
+        """The canonical identity: equal for architectures that train the same network
+        (NB101: the module hash of the pruned cell), stable across processes and versions.
+        Called wherever results are cached or de-duplicated."""
+
+    def to_text(self, arch) -> str:
+        """The architecture as text for data files and the CLI; ``from_text(to_text(a))`` has
+        the same identity as ``a``."""
+
+    def from_text(self, text: str):
+        """Parse :meth:`to_text`'s form (and the space's usual published forms). Malformed text
+        raises a ``ValueError`` (an :class:`~nasarena.errors.InvalidArchitectureError`) that says
+        what is wrong."""
+
+    # -- membership ---------------------------------------------------------------------------
+
+    def violation(self, arch) -> str | None:
+        """Why ``arch`` is not in the space (None when it is). Called by benchmarks before a
+        query, so an architecture outside the space is reported rather than looked up."""
+
+    def contains(self, arch) -> bool:
+        """``violation(arch) is None``."""
+
+    # -- search operators (every stochastic one takes the caller's generator) ------------------
+
+    def sample(self, rng: np.random.Generator):
+        """A random architecture of the space (the space's documented sampling distribution);
+        the same generator state gives the same architecture."""
+
+    def mutate(self, arch, rng: np.random.Generator, rate: float = 1.0):
+        """A random child of ``arch`` (may equal it where the space's rule allows)."""
+
+    def neighbours(self, arch) -> list:
+        """Every architecture one edit away, in a fixed order (local search walks it)."""
+
+    # -- encodings ---------------------------------------------------------------------------
+
+    def encode(self, arch, kind: str) -> np.ndarray:
+        """A fixed-length vector of ``arch`` for predictors (``kind`` one of ``encodings``)."""
+
+    def categorical_dims(self) -> tuple[int, ...]:
+        """The number of choices of each independent categorical dimension (DE, REINFORCE, irace)."""
+
+    def from_categorical(self, values: Iterable[int]):
+        """The architecture of one choice per categorical dimension (it may be outside the space)."""
+
+    def config_space(self, encoding: str = "categorical"):
+        """A new ``ConfigSpace.ConfigurationSpace`` of the space (SMAC, TPE, BOHB)."""
+
+    def from_config(self, values: Mapping, encoding: str = "categorical"):
+        """The architecture a configuration of :meth:`config_space` decodes to."""
+
+    def to_config(self, arch, encoding: str = "categorical") -> dict:
+        """A configuration of :meth:`config_space` that decodes back to ``arch``'s identity."""
+
+
+@runtime_checkable
+class FiniteSpace(SearchSpace, Protocol):
+    """A space small enough to enumerate, whose architectures are numbered by row."""
+
+    #: Number of distinct architectures (rows ``0 .. size - 1``).
+    size: int
+
+    def enumerate(self) -> Sequence:
+        """Every architecture, indexed by row: ``enumerate()[row]`` is the architecture of ``row``."""
+
+    def row(self, arch) -> int:
+        """The row of an architecture of the space (its position in :meth:`enumerate`)."""
