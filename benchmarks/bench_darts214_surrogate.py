@@ -20,9 +20,9 @@ evaluation network, counted by ``nasarena.training``) as the predictor, a zero-c
 
 Measured (2 shared CPU cores, seed 0, 10 folds, final-epoch accuracy): pooled Kendall tau
 lgb 0.314 (per fold 0.306 +- 0.114), rf 0.255, xgb -0.083 and svr 0.039 (their defaults, made for
-NB301's tens of thousands of runs, predict one constant per fold (xgb in all 10 folds, svr in
-most) on ~170 training architectures whose accuracies spread over 0.2 %: svr's epsilon of 0.1
-exceeds the whole range); parameter-count baseline 0.167.
+NB301's tens of thousands of runs, predict one constant per fold, in all 10 folds, on ~170
+training architectures whose accuracies spread over 0.2 %: svr's epsilon of 0.1 exceeds the
+whole range); parameter-count baseline 0.167.
 """
 
 from __future__ import annotations

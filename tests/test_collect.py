@@ -121,6 +121,6 @@ def test_the_214_real_darts_genotypes_parse_and_read_as_surrogate_data():
     assert len(archs) == 214 and len({space.identity(a) for a in archs}) == 214
     assert all(space.from_text(space.to_text(a)) == a for a in archs)
     assert all(len(a.cell("normal")) == 8 and len(a.cell("reduce")) == 8 for a in archs)
-    data = training_data_from_frame(pd.DataFrame({"arch": table["genotype"], "valid_accuracy": table["final_epoch_test_acc"],
-                                                  "fidelity": 600}), space)
+    frame = pd.DataFrame({"arch": table["genotype"], "valid_accuracy": table["final_epoch_test_acc"], "fidelity": 600})
+    data = training_data_from_frame(frame, space)
     assert len(data) == 214 and data.value_scale == "percent" and 0.96 < data.valid_accuracy.min()

@@ -51,7 +51,8 @@ def test_query_trains_once_and_the_store_survives_a_restart(cifar_folder, tmp_pa
 
     monkeypatch.setattr(loop, "train", no_training)
     restarted = nasarena.benchmark("live", **_options(cifar_folder, tmp_path))
-    assert restarted.query(NB201_CELL, 2) == result and restarted.final_test_accuracy(NB201_CELL) == result.test_accuracy
+    assert restarted.query(NB201_CELL, 2) == result
+    assert restarted.final_test_accuracy(NB201_CELL) == result.test_accuracy
     entries = list(restarted.stored())
     assert len(entries) == 1 and entries[0]["fidelity"] == 2 and len(entries[0]["record"]["epochs"]) == 2
     assert not (restarted.folder / "training").exists() or not any((restarted.folder / "training").iterdir())

@@ -46,7 +46,8 @@ QUICK = protocol("nb101").replace(batch_size=32, epochs=4)
 
 def test_presets_follow_the_papers():
     nb101, nb201, nb301 = protocol("nb101"), protocol("nb201"), protocol("nb301")
-    assert (nb101.optimizer, nb101.learning_rate, nb101.batch_size, nb101.weight_decay) == ("rmsprop_tf", 0.2, 256, 1e-4)
+    assert (nb101.optimizer, nb101.learning_rate, nb101.batch_size, nb101.weight_decay) == (
+        "rmsprop_tf", 0.2, 256, 1e-4)
     assert (nb101.rmsprop_decay, nb101.momentum, nb101.rmsprop_epsilon, nb101.budgets) == (0.9, 0.9, 1.0,
                                                                                          (4, 12, 36, 108))
     assert (nb201.optimizer, nb201.nesterov, nb201.learning_rate, nb201.weight_decay, nb201.epochs) == (

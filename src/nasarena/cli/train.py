@@ -78,4 +78,5 @@ def train_command(
         typer.echo(f"{e.epoch:>5} {e.learning_rate:>9.5f} {e.train_accuracy:>9.4f} {e.valid_accuracy:>9.4f} "
                    f"{e.test_accuracy:>9.4f} {e.train_loss:>10.4f} {e.wall_seconds:>8.1f} "
                    f"{e.images_per_second:>9.0f}")
-    typer.echo(f"training time {record.training_seconds:.1f} s" + (f"; records in {out / 'record.json'}" if out else ""))
+    where = f"; records in {out / 'record.json'}" if out else ""
+    typer.echo(f"training time {record.training_seconds:.1f} s{where}")

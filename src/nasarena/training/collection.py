@@ -169,7 +169,8 @@ def read_settings(out: Path) -> dict | None:
     try:
         metadata = pq.read_schema(out).metadata or {}
     except Exception as error:  # pyarrow raises several types for a file that is not Parquet
-        raise OutputError(f"{out} exists and is not a Parquet file ({error}); it is kept: choose another --out") from None
+        raise OutputError(f"{out} exists and is not a Parquet file ({error}); it is kept: "
+                          "choose another --out") from None
     text = metadata.get(METADATA_KEY)
     return None if text is None else json.loads(text)
 
@@ -241,7 +242,8 @@ def _on_ray(arguments: list, jobs: int, done) -> None:
     try:
         import ray
     except ImportError:
-        raise ImportError("the ray backend needs the [distributed] extra: pip install 'nasarena[distributed]'") from None
+        raise ImportError("the ray backend needs the [distributed] extra: "
+                          "pip install 'nasarena[distributed]'") from None
     started_here = not ray.is_initialized()
     if started_here:
         ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
