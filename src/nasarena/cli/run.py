@@ -89,9 +89,21 @@ def _loader_options(space: str | None, items: list[str]) -> dict[str, str]:
     return options
 
 
-def optimizers_command() -> None:
-    """List the available optimizers."""
-    from ..optimizers.base import available
+def optimizers_command(name: str = typer.Argument(None, help="An optimizer whose settings to list.")) -> None:
+    """List the available optimizers, or one optimizer's settings (default, accepted values, meaning)."""
+    from ..optimizers.base import available, optimizer_class, setting_defaults
 
-    for entry in available():
-        typer.echo(f"{entry.name:10s} {entry.summary}")
+    if name is None:
+        for entry in available():
+            typer.echo(f"{entry.name:10s} {entry.summary}")
+        return
+    cls = optimizer_class(name)
+    typer.echo(f"{name}: {next(e.summary for e in available() if e.name == name)}")
+    defaults = setting_defaults(cls)
+    if not defaults:
+        typer.echo("  (no settings)")
+        return
+    for setting, default in defaults.items():
+        rule = cls.SETTINGS[setting]
+        typer.echo(f"  {setting} = {default!r}  ({rule.accepted()})\n      {rule.help}")
+    typer.echo(f"set one with: nasarena run --optimizers {name} --set {name}.SETTING=VALUE")

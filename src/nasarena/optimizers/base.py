@@ -262,6 +262,11 @@ def make(name: str, space, seed: int | np.random.Generator = 0, **settings) -> O
         raise InvalidSettingError(f"optimizer {name!r}: {error}") from None
 
 
+def optimizer_class(name: str) -> type[Optimizer]:
+    """The registered class of an optimizer name (an unknown name is an error with suggestions)."""
+    return _entry(name).factory
+
+
 def _entry(name: str) -> OptimizerEntry:
     from . import catalogue  # noqa: F401  (registers the built-in optimizers)
 
