@@ -221,3 +221,34 @@ def test_cli_rejects_a_benchmark_it_cannot_analyse(tmp_path):
 
     result = CliRunner().invoke(app, ["analyze", "nb101-nonexistent", "--out", str(tmp_path)])
     assert result.exit_code == 2 and "unknown benchmark" in result.output
+
+
+@pytest.fixture(scope="module")
+def nb201_analysis():
+    from nasarena.analysis.space.nb201 import analyze_nb201
+
+    return analyze_nb201(nasarena.benchmark("nb201-cifar10"), walk_chains=10, walk_steps=200, cluster_sample=300)
+
+
+def test_nb201_cells_at_each_distance_from_the_best_are_combinatorial(nb201_analysis):
+    from math import comb
+
+    assert nb201_analysis.fdc["cells"].tolist() == [comb(6, d) * 4**d for d in range(7)]
+
+
+def test_nb201_op_replacement_against_cell_lookups(nb201_analysis):
+    from nasarena.spaces.nb201 import Cell201, index_of
+    from nasarena.spaces.nb201.order import op_indices_by_index
+
+    accuracy = nb201_analysis.accuracy
+    changes = []
+    for index, ops in enumerate(op_indices_by_index().tolist()):
+        for edge, op in enumerate(ops):
+            if op == 3:  # nor_conv_3x3 -> avg_pool_3x3
+                replaced = [*ops[:edge], 4, *ops[edge + 1:]]
+                other = index_of(Cell201(tuple(("none", "skip_connect", "nor_conv_1x1", "nor_conv_3x3",
+                                                "avg_pool_3x3")[o] for o in replaced)))
+                changes.append(100 * (accuracy[other] - accuracy[index]))
+    row = nb201_analysis.replacements.loc[("nor_conv_3x3", "avg_pool_3x3")]
+    assert row["pairs"] == len(changes)
+    assert row["mean_accuracy_change_pp"] == pytest.approx(np.mean(changes), abs=1e-9)
