@@ -231,3 +231,28 @@ def test_point17_supernet_help_shows_brackets():
 def test_point17_surrogate_fit_help_has_one_runtime_flag():
     text = help_text("surrogate", "fit")
     assert "--no-runtime" in text and "--no-no-runtime" not in text
+
+
+def test_point15_progress_counts_running_runs_and_shows_an_eta(tmp_path):
+    from types import SimpleNamespace
+
+    from nasarena.cli.progress import RunProgress
+
+    a, b = SimpleNamespace(file_name="a.parquet"), SimpleNamespace(file_name="b.parquet")
+    progress = RunProgress(2)
+    progress.advance_run(a, 0.25)
+    progress.advance_run(a, 0.5)
+    progress.advance_run(b, 0.25)
+    assert progress.completed == pytest.approx(0.75)  # inside long runs, not only when one ends
+    progress.finish_run(a)
+    progress.advance_run(a, 0.9)  # a late message of a finished run changes nothing
+    assert progress.completed == pytest.approx(1.25)
+
+    out = tmp_path / "results"
+    env = {**os.environ, "NASARENA_PROGRESS": "1", "OMP_NUM_THREADS": "1"}
+    done = subprocess.run([NASARENA, "run", "--benchmark", "nb201-cifar10", "--optimizers", "rs", "--seeds", "0",
+                           "--budget", "20000", "--jobs", "1", "--out", out], capture_output=True, text=True,
+                          env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "ETA" in done.stderr and "1/1 done" in done.stderr
+    assert "\x1b" not in done.stdout and "\r" not in done.stdout  # results stay clean on stdout
