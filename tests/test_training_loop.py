@@ -17,20 +17,20 @@ from nasarena.training.protocols import protocol  # noqa: E402
 torch.set_num_threads(1)
 
 
-def _split(count: int, seed: int) -> Split:
+def _split(count: int, seed: int, side: int = 8) -> Split:
     """Learnable synthetic images: the label sets the mean brightness of one channel."""
     generator = torch.Generator().manual_seed(seed)
     labels = torch.arange(count) % 10
-    images = torch.randint(0, 128, (count, 3, 8, 8), generator=generator, dtype=torch.uint8)
+    images = torch.randint(0, 128, (count, 3, side, side), generator=generator, dtype=torch.uint8)
     images[:, 0] += (labels * 12).to(torch.uint8).view(-1, 1, 1)
     return Split(images=images, labels=labels.to(torch.int64))
 
 
-def _data() -> Cifar10:
-    from pathlib import Path
-
-    return Cifar10(train=_split(200, 0), valid=_split(50, 1), test=_split(50, 2), image_size=8, subset=None,
-                   source=Path("synthetic"), mean=(0.4, 0.25, 0.25), std=(0.25, 0.25, 0.25))
+def _data(side: int = 8, count: int = 200) -> Cifar10:
+    held_out = count // 4
+    return Cifar10(train=_split(count, 0, side), valid=_split(held_out, 1, side), test=_split(held_out, 2, side),
+                   image_size=side, subset=None, source=Path("synthetic"), mean=(0.4, 0.25, 0.25),
+                   std=(0.25, 0.25, 0.25))
 
 
 def _network(seed: int = 0):
@@ -209,3 +209,27 @@ def test_train_command_trains_resumes_and_reports_errors(tmp_path):
     assert bad.exit_code == 2 and "does not parse" in bad.output
     bad = CliRunner().invoke(app, arguments[:-2] + ["--set", "momentun=0.5"])
     assert bad.exit_code == 2 and "momentum" in bad.output
+
+
+def test_nb301_pipeline_on_a_tiny_darts_network_is_deterministic_and_resumes(tmp_path):
+    """Cutout, mixup, drop path and the auxiliary head all draw from the seeded per-epoch streams."""
+    from nasarena.training import build_network
+
+    genotype = ("Genotype(normal=[('sep_conv_3x3', 0), ('skip_connect', 1), ('dil_conv_3x3', 0), ('max_pool_3x3', 2),"
+                " ('avg_pool_3x3', 1), ('sep_conv_5x5', 3), ('skip_connect', 0), ('dil_conv_5x5', 4)], normal_concat="
+                "[2, 3, 4, 5], reduce=[('max_pool_3x3', 0), ('max_pool_3x3', 1), ('skip_connect', 2), ('avg_pool_3x3',"
+                " 0), ('sep_conv_3x3', 3), ('skip_connect', 2), ('dil_conv_3x3', 1), ('sep_conv_5x5', 4)], "
+                "reduce_concat=[2, 3, 4, 5])")
+    nb301 = protocol("nb301").replace(batch_size=50, cutout=4, epochs=2)
+
+    def network():
+        return seeded_network(lambda: build_network("darts", genotype, channels=4, layers=3, auxiliary=True), 0)
+
+    data = _data(side=32, count=100)  # the auxiliary head needs 8x8 features after the second reduction
+    whole = train(network(), data, nb301, seed=2, progress=False)
+    twice = train(network(), data, nb301, seed=2, progress=False)
+    assert [e.train_loss for e in whole.epochs] == [e.train_loss for e in twice.epochs]
+    train(network(), data, nb301, seed=2, out_dir=tmp_path, stop_after_epoch=1, progress=False)
+    resumed = train(network(), data, nb301, seed=2, out_dir=tmp_path, progress=False)
+    assert [(e.train_loss, e.test_loss) for e in resumed.epochs] == [(e.train_loss, e.test_loss) for e in whole.epochs]
+    assert whole.epochs[0].learning_rate == pytest.approx(0.025)  # NB301: cosine per epoch, from 0.025
