@@ -252,3 +252,15 @@ def test_nb201_op_replacement_against_cell_lookups(nb201_analysis):
     row = nb201_analysis.replacements.loc[("nor_conv_3x3", "avg_pool_3x3")]
     assert row["pairs"] == len(changes)
     assert row["mean_accuracy_change_pp"] == pytest.approx(np.mean(changes), abs=1e-9)
+
+
+def test_cli_analyses_an_nb201_benchmark(tmp_path):
+    from typer.testing import CliRunner
+
+    from nasarena.cli.main import app
+
+    result = CliRunner().invoke(app, ["analyze", "nb201-imagenet16-120", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    loaded = json.loads((tmp_path / "space_analysis.json").read_text())
+    assert loaded["accuracy"] == "validation"  # no 200-epoch test accuracy in the data
+    assert (tmp_path / "space_report.html").read_text().count("data:image/png;base64") == 2

@@ -11,29 +11,44 @@ from ..errors import InvalidSettingError
 
 
 def analyze_command(
-    benchmark: str = typer.Argument(..., help="nb101-lite, nb101-slice, nb101-noisy, nb101 (with --path), or an "
-                                              "NB201 benchmark (nb201-cifar10, ...)."),
+    benchmark: str = typer.Argument(..., help="nb101-lite, nb101-slice, nb101-noisy, nb101 (with --path), an NB201 "
+                                              "benchmark, an NB-1Shot1 space (its NB101 table), or a surrogate."),
     out: Path = typer.Option(Path("space-analysis"), help="Folder for space_report.html, space_analysis.json and "
                                                           "figures/."),
     path: Path = typer.Option(None, help="Folder of an imported official NB101 store (benchmark nb101)."),
     seed: int = typer.Option(0, help="Seed of the random walks and samples."),
     locality: bool = typer.Option(True, help="Compute the locality section (the slowest: about 1-2 minutes)."),
+    samples: int = typer.Option(2_000, help="Surrogate benchmarks: architectures sampled (with --seed)."),
 ) -> None:
-    """Write one self-contained HTML report and a JSON of every number about a benchmark's space."""
+    """Write one self-contained HTML report and a JSON of every number about a benchmark's space.
+
+    Tabular benchmarks are analysed exactly over their whole table; surrogate benchmarks by a
+    seeded sample (--samples, --seed), and every number of theirs is modelled.
+    """
     from ..analysis.space.nb101 import Settings, analyze_nb101
-    from ..benchmarks.registry import benchmark as load_benchmark
     from ..analysis.space.nb201 import analyze_nb201
-    from ..plots.space_report import write_nb201_report, write_space_report
+    from ..analysis.space.sampled import analyze_sampled
+    from ..benchmarks.registry import benchmark as load_benchmark
+    from ..plots.space_report import write_nb201_report, write_sampled_report, write_space_report
     from .progress import spinner
 
     started = time.perf_counter()
     options = {} if path is None else {"path": str(path)}
     loaded = load_benchmark(benchmark, **options)
+    if hasattr(loaded, "nb101"):  # an NB-1Shot1 space: its NB101 table, whose report has the 1Shot1 section
+        typer.echo(f"{benchmark}: analysing its NB101 table {loaded.nb101.name} (the NB-1Shot1 spaces are a section)")
+        loaded = loaded.nb101
     space_name = getattr(getattr(loaded, "space", None), "name", None)
-    if space_name not in ("nb101", "nb201") or not hasattr(loaded, "data"):
-        raise InvalidSettingError(f"analyze supports the tabular NB101 and NB201 benchmarks; {benchmark!r} is not one")
+    sampled = hasattr(loaded, "predict") and not hasattr(loaded, "data")
+    if not sampled and (space_name not in ("nb101", "nb201") or not hasattr(loaded, "data")):
+        raise InvalidSettingError(f"analyze supports the tabular NB101 and NB201 benchmarks and surrogate "
+                                  f"benchmarks; {benchmark!r} is neither")
+    if samples < 3:
+        raise InvalidSettingError(f"--samples must be at least 3, got {samples}")
     with spinner(f"analysing {benchmark}"):
-        if space_name == "nb201":
+        if sampled:
+            report = write_sampled_report(analyze_sampled(loaded, samples=samples, seed=seed), out, started=started)
+        elif space_name == "nb201":
             report = write_nb201_report(analyze_nb201(loaded, seed=seed), out, started=started)
         else:
             analysis = analyze_nb101(loaded, Settings(seed=seed), with_locality=locality)

@@ -445,3 +445,45 @@ def write_nb201_report(analysis, out_dir: Path, started: float | None = None) ->
     report = out_dir / REPORT_FILE
     atomic_write_bytes(report, html.page(f"nasarena space analysis: {a.name}", body).encode("utf-8"))
     return report
+
+
+def write_sampled_report(analysis, out_dir: Path, started: float | None = None) -> Path:
+    """The sampled study of a surrogate benchmark (``analysis.space.sampled.SampledAnalysis``)."""
+    require_matplotlib()
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    figures = _Figures(out_dir / FIGURES_DIR)
+    a = analysis
+    numbers = a.to_dict()
+    with publication():
+        figure = new_figure(6.5, 2.4)
+        left, middle, right = figure.subplots(1, 3)
+        x = np.sort(a.predicted)
+        left.step(x, np.arange(1, len(x) + 1) / len(x), where="post", color="#0072B2")
+        left.set(xlabel="predicted accuracy (mean)", ylabel="fraction of samples")
+        middle.hist(a.ensemble_std, bins=50, color="#999999")
+        middle.set(xlabel="ensemble std", ylabel="samples")
+        right.plot(np.sqrt(a.shifts), a.autocorrelation, color="#0072B2")
+        right.set(xlabel="sqrt(shift)", ylabel="random-walk autocorrelation")
+        caption = (f"All MODELLED (surrogate predictions, noise-free ensemble means). Left: ECDF over {a.samples:,} "
+                   f"architectures sampled uniformly from the {a.space} space with seed {a.seed}; middle: the "
+                   f"ensembles' disagreement on them; right: autocorrelation of predictions along {a.walk_chains} "
+                   f"random walks of {a.walk_steps} steps (a random neighbour per step, same seed).")
+        body = [html.paragraph(f"Benchmark {a.name} on the {a.space} space. Modelled: {a.description}.", "note"),
+                figures.add(figure, "sampled", caption)]
+    q = numbers["predicted_accuracy"]
+    body.append(html.table(["quantity", "value"], [
+        ["samples (seed)", f"{a.samples:,} ({a.seed})"],
+        ["mean predicted accuracy", f"{_pct(q['mean'])} +- {100 * q['standard_error']:.2f} pp (standard error)"],
+        *[[f"{k[1:]} % quantile", _pct(v)] for k, v in q.items() if k.startswith("q")],
+        ["best sampled", f"{_pct(a.predicted.max())}: {a.best_text}"],
+    ]))
+    if started is not None:
+        a.seconds["total_with_report"] = round(time.perf_counter() - started, 1)
+    body.append(html.paragraph("Computed in: " + ", ".join(f"{k} {v} s" for k, v in a.seconds.items())
+                               + " (wall clock).", "muted"))
+    atomic_write_bytes(out_dir / JSON_FILE, json.dumps(_clean(a.to_dict()), indent=1, default=_json_default)
+                       .encode("utf-8"))
+    report = out_dir / REPORT_FILE
+    atomic_write_bytes(report, html.page(f"nasarena space analysis (sampled): {a.name}", body).encode("utf-8"))
+    return report
