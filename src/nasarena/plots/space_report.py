@@ -150,18 +150,25 @@ def _cost_section(analysis: SpaceAnalysis, figures: _Figures) -> list[str]:
     right.scatter(data.cost[drawn], accuracy[drawn], s=1, color="#bbbbbb", rasterized=True, label="cells")
     front = cost.front
     right.step(data.cost[front], accuracy[front], where="post", color="#000000", label="Pareto front")
+    def marked(label, rows):  # a cell drawn at a modelled time says so in the legend
+        return label if data.cost_real[rows].all() else f"{label} (modelled time)"
+
     neighbours = cost.neighbours[np.isfinite(accuracy[cost.neighbours]) & np.isfinite(data.cost[cost.neighbours])]
-    right.scatter(data.cost[neighbours], accuracy[neighbours], s=12, color="#E69F00", label="Inception 1-edit")
+    if len(neighbours):
+        right.scatter(data.cost[neighbours], accuracy[neighbours], s=12, color="#E69F00",
+                      label=marked("Inception 1-edit", neighbours))
     for colour, cell in zip(("#D55E00", "#0072B2"), analysis.distributions.named):
         if np.isfinite(accuracy[cell.row]) and np.isfinite(data.cost[cell.row]):
-            right.scatter([data.cost[cell.row]], [accuracy[cell.row]], s=40, marker="*", color=colour, label=cell.name)
+            right.scatter([data.cost[cell.row]], [accuracy[cell.row]], s=40, marker="*", color=colour,
+                          label=marked(cell.name, [cell.row]))
     best = analysis.distributions.best_row
     if np.isfinite(data.cost[best]):
-        right.scatter([data.cost[best]], [accuracy[best]], s=40, marker="D", color="#CC79A7", label="best (test)")
+        right.scatter([data.cost[best]], [accuracy[best]], s=40, marker="D", color="#CC79A7",
+                      label=marked("best (test)", [best]))
     right.set(xlabel="training time (s)", ylabel=f"{cost.metric} accuracy", ylim=(0.8, None))
     right.legend(loc="lower right", markerscale=1.5)
-    time_kind = ("measured training times only (cells whose time is modelled are left out)" if cost.cost_is_real
-                 else "MODELLED training times")
+    time_kind = ("grey cells and the front: measured training times only; highlighted cells whose time is modelled "
+                 "say so in the legend" if cost.cost_is_real else "MODELLED training times")
     named = "; ".join(f"{name}: {100 * gap:.2f} pp below the front" for name, gap in cost.named_gap.items()) or \
         "the named cells have no measured training time here, so their distance to the front is not shown"
     plotted = f"{len(drawn):,} of {len(cost.rows):,} cells drawn (seeded subsample)" if len(drawn) < len(cost.rows) \
