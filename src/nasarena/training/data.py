@@ -4,8 +4,9 @@ Two layouts are accepted (``path`` may point at either):
 
 - the python-batches folder ``cifar-10-batches-py`` (``data_batch_1`` .. ``data_batch_5``,
   ``test_batch``; what torchvision downloads), or a folder holding one;
-- a JPEG tree ``train/<class>/*.jpg`` and ``test/<class>/*.jpg``, as a folder or a tarball
-  (``.tar``, ``.tar.gz``, ``.tgz``; a leading folder inside the tarball is allowed).
+- a JPEG tree ``train/<class>/*.jpg`` and ``test/<class>/*.jpg`` (PNG files are read too), as a
+  folder or a tarball (``.tar``, ``.tar.gz``, ``.tgz``; a leading folder inside it is allowed).
+  Images are ordered by class, then file name.
 
 Images are decoded once into uint8 tensors (N x 3 x H x W; the whole set is 180 MB) and
 batches are built on the fly by :func:`batches`. Decoding 60,000 JPEGs takes a while, so the
