@@ -215,6 +215,9 @@ def test_point11_supernet_bad_scores_files_are_one_line_errors(tmp_path):
     pd.DataFrame({"arch_id": ["|not_an_op~0|", "1"], "10": [0.1, 0.2]}).to_csv(bad, index=False)
     assert_refused(invoke("supernet", "evaluate", "--scores", bad, "--out", out), "bad.csv", "not_an_op")
     assert_refused(invoke("supernet", "evaluate", "--ks", "10,x", "--out", out), "--ks")
+    # siblings: the embedded NB201 scores against another space (a shape traceback), an endless cut
+    assert_refused(invoke("supernet", "evaluate", "--benchmark", "nb101-lite", "--out", out), "NAS-Bench-201")
+    assert_refused(invoke("supernet", "evaluate", "--cluster-threshold", "nan", "--out", out), "--cluster-threshold")
     assert not out.exists()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import typer
@@ -34,11 +35,17 @@ def evaluate(
     from .progress import spinner
 
     thresholds = _thresholds(ks)
+    if not math.isfinite(cluster_threshold) or cluster_threshold <= 0:
+        raise InvalidSettingError(f"--cluster-threshold must be a number of differing ops > 0, got {cluster_threshold}")
     with spinner(f"loading {benchmark}"):
         bench = load_benchmark(benchmark)
     if not hasattr(bench, "mean_over_trials"):
         raise InvalidSettingError(f"--benchmark {benchmark}: a supernet is evaluated against a tabular benchmark "
                                   "(true accuracies of every architecture), not a surrogate")
+    if getattr(bench.space, "name", "") != "nb201":
+        raise InvalidSettingError(f"--benchmark {benchmark}: supernet evaluation clusters architectures by the op on "
+                                  "each edge, which needs a NAS-Bench-201 benchmark (nb201-cifar10, nb201-cifar100, "
+                                  "nb201-imagenet16-120)")
     true = bench.mean_over_trials(bench.regret_metric)
     if max(thresholds) > len(true):
         raise InvalidSettingError(f"--ks {ks}: k must be at most the {len(true):,} architectures of {bench.name}")
