@@ -233,3 +233,41 @@ def test_nb301_pipeline_on_a_tiny_darts_network_is_deterministic_and_resumes(tmp
     resumed = train(network(), data, nb301, seed=2, out_dir=tmp_path, progress=False)
     assert [(e.train_loss, e.test_loss) for e in resumed.epochs] == [(e.train_loss, e.test_loss) for e in whole.epochs]
     assert whole.epochs[0].learning_rate == pytest.approx(0.025)  # NB301: cosine per epoch, from 0.025
+
+
+def test_kill_during_training_then_resume_equals_the_uninterrupted_run(tmp_path):
+    """``kill -9`` of ``nasarena train`` after its first checkpoint; resuming finishes the same run."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from nasarena.training import build_network, load_cifar10
+
+    folder = _batches_folder(tmp_path)
+    out = tmp_path / "run"
+    arguments = [sys.executable, "-m", "nasarena.cli.main", "train", "--space", "nb201", "--arch", NB201_CELL,
+                 "--epochs", "6", "--data", str(folder), "--image-size", "8", "--scale", "channels=4", "--scale",
+                 "cells_per_stage=1", "--out", str(out), "--set", "batch_size=16", "--device", "cpu", "--json"]
+    environment = {**os.environ, "OMP_NUM_THREADS": "1", "NASARENA_PROGRESS": "0"}
+    process = subprocess.Popen(arguments, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while not (out / "checkpoint.pt").exists() and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.kill(process.pid, signal.SIGKILL)
+    finally:
+        process.wait()
+    killed_at = len(json.loads((out / "record.json").read_text())["epochs"])
+    assert 1 <= killed_at < 6, "the run was not killed in the middle; make the run longer"
+
+    def network():
+        return seeded_network(lambda: build_network("nb201", NB201_CELL, channels=4, cells_per_stage=1), 0)
+
+    data, nb201 = load_cifar10(folder, image_size=8), protocol("nb201").replace(batch_size=16)
+    resumed = train(network(), data, nb201, seed=0, epochs=6, out_dir=out, progress=False)  # what a rerun does
+    whole = train(network(), data, nb201, seed=0, epochs=6, progress=False)
+    assert [e.test_loss for e in resumed.epochs] == [e.test_loss for e in whole.epochs]
+    assert [e.train_accuracy for e in resumed.epochs] == [e.train_accuracy for e in whole.epochs]
