@@ -49,7 +49,9 @@ class Distributions:
 
 
 def distributions(data: SpaceData) -> Distributions:
-    metrics = {"train": data.train, "validation": data.valid, "test": data.test}
+    metrics = {"train": data.train, "test": data.test}
+    if not data.same_draw:  # on nb101-lite validation is the test draw: one curve, not two identical ones
+        metrics["validation"] = data.valid
     ecdfs = {name: ecdf(values[np.isfinite(values)]) for name, values in metrics.items()
              if np.isfinite(values).any()}
     noise = {f: s[np.isfinite(s)] for f, s in zip(data.fidelities, data.test_std) if np.isfinite(s).any()}
