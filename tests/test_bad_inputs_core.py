@@ -83,3 +83,182 @@ def test_point11_corrupt_store_manifest_is_a_data_file_error(tmp_path, source):
     (tmp_path / "store" / "store.json").write_text("{not json")
     with pytest.raises(DataFileError, match="store.json"):
         load_store(tmp_path / "store")
+
+
+# --- runner -----------------------------------------------------------------------------------
+
+import errno  # noqa: E402
+import hashlib  # noqa: E402
+import json  # noqa: E402
+import lzma  # noqa: E402
+import os  # noqa: E402
+import signal  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+import pandas as pd  # noqa: E402
+
+from nasarena.runner import Budget  # noqa: E402
+from nasarena.runner.experiment import RUNS_DIR, grid, load_results, load_timings, pending, run_experiment  # noqa: E402
+
+
+def _specs(seeds=range(2), evaluations=60):
+    return grid(["nb101-lite"], ["rs"], seeds, Budget(evaluations=evaluations))
+
+
+_CONCURRENT = """
+import sys
+from nasarena.runner import Budget
+from nasarena.runner.experiment import grid, run_experiment
+specs = grid(["nb101-lite"], ["rs", "re"], range(8), Budget(evaluations=400))
+print("\\n".join(spec.file_name for spec in run_experiment(specs, sys.argv[1], jobs=1)))
+"""
+
+
+def test_point02_two_experiments_on_one_folder_write_every_run_once(tmp_path):
+    out = tmp_path / "shared"
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    processes = [subprocess.Popen([sys.executable, "-c", _CONCURRENT, str(out)], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, env=env) for _ in range(2)]
+    outputs = [p.communicate(timeout=300) for p in processes]
+    assert [p.returncode for p in processes] == [0, 0], [err[-2000:] for _, err in outputs]
+    computed = [set(stdout.split()) for stdout, _ in outputs]
+    assert not computed[0] & computed[1]  # no run computed twice
+    assert len(computed[0] | computed[1]) == 16
+    assert load_results(out).groupby(["optimizer", "seed"]).ngroups == 16
+    assert not list((out / RUNS_DIR).glob(".claim-*")) and not list((out / RUNS_DIR).glob(".partial-*"))
+
+
+def test_point02_start_up_clean_up_spares_live_writers(tmp_path):
+    runs = tmp_path / RUNS_DIR
+    runs.mkdir(parents=True)
+    host = socket.gethostname()
+    live = runs / f".partial-{host}-{os.getpid()}-abc.tmp"  # this test process is alive
+    dead_pid = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    dead = runs / f".partial-{host}-{dead_pid}-abc.tmp"
+    live.write_bytes(b"in progress")
+    dead.write_bytes(b"left by a killed run")
+    run_experiment(_specs(range(1)), tmp_path, jobs=1)
+    assert live.exists() and not dead.exists()
+
+
+def test_point06_identical_seeds_give_identical_run_files(tmp_path):
+    specs = _specs()
+    run_experiment(specs, tmp_path / "a", jobs=1)
+    run_experiment(specs, tmp_path / "b", jobs=1)
+    for spec in specs:
+        first, second = ((tmp_path / d / RUNS_DIR / spec.file_name).read_bytes() for d in "ab")
+        assert hashlib.sha256(first).digest() == hashlib.sha256(second).digest()
+    assert "optimizer_cpu_time" not in load_results(tmp_path / "a").columns
+    timings = load_timings(tmp_path / "a")
+    assert len(timings) == 2 * 60 and (timings.optimizer_cpu_time >= 0).all()
+
+
+def test_point07_surrogate_benchmark_with_worker_processes_finishes(tmp_path):
+    command = [sys.executable, "-m", "nasarena.cli.main", "run", "--benchmark", "nb101-xgb-v1.0", "--optimizers",
+               "rs", "--seeds", "0-1", "--max-evaluations", "20", "--jobs", "2", "--out", str(tmp_path / "out")]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=240)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert len(list((tmp_path / "out" / RUNS_DIR).glob("*.parquet"))) == 2
+
+
+def _descendants(pid: int) -> set[int]:
+    import psutil
+
+    try:
+        return {child.pid for child in psutil.Process(pid).children(recursive=True)}
+    except psutil.NoSuchProcess:
+        return set()
+
+
+def test_point09_workers_exit_when_the_main_process_is_killed(tmp_path):
+    import psutil
+
+    command = [sys.executable, "-m", "nasarena.cli.main", "run", "--optimizers", "rs", "--seeds", "0-19",
+               "--budget", "1e9", "--jobs", "2", "--out", str(tmp_path / "out")]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    workers: set[int] = set()
+    while time.time() < deadline and len(workers) < 3:  # the fork server and two workers
+        time.sleep(0.2)
+        workers = _descendants(process.pid)
+    assert len(workers) >= 3
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    deadline = time.time() + 30
+    alive = workers
+    while alive and time.time() < deadline:
+        time.sleep(0.2)
+        alive = {pid for pid in alive if psutil.pid_exists(pid) and psutil.Process(pid).status() != "zombie"}
+    assert not alive
+
+
+def _flip_byte(path, position):
+    content = bytearray(path.read_bytes())
+    content[position] ^= 0xFF
+    path.write_bytes(bytes(content))
+
+
+def test_point11_damaged_run_file_is_recomputed_on_resume(tmp_path):
+    specs = _specs()
+    run_experiment(specs, tmp_path, jobs=1)
+    damaged = tmp_path / RUNS_DIR / specs[0].file_name
+    damaged.write_bytes(damaged.read_bytes()[:100])  # cut short
+    assert pending(specs, tmp_path) == [specs[0]]
+    assert (tmp_path / RUNS_DIR / (specs[0].file_name + ".corrupt")).exists()  # kept aside, not deleted
+    assert run_experiment(specs, tmp_path, jobs=1) == [specs[0]]
+    assert load_results(tmp_path).groupby("seed").ngroups == 2
+
+
+def test_point11_byte_flipped_or_foreign_run_file_names_the_file(tmp_path):
+    specs = _specs(range(1))
+    run_experiment(specs, tmp_path, jobs=1)
+    path = tmp_path / RUNS_DIR / specs[0].file_name
+    _flip_byte(path, len(path.read_bytes()) // 3)  # inside a data page (pages carry a CRC)
+    with pytest.raises(DataFileError, match=specs[0].file_name):
+        load_results(tmp_path)
+    pd.DataFrame({"x": [1, 2]}).to_parquet(path)
+    with pytest.raises(DataFileError, match="not a run file of nasarena"):
+        load_results(tmp_path)
+
+
+def test_point11_corrupt_settings_json_names_the_file(tmp_path):
+    (tmp_path / "settings.json").write_text("{oops")
+    with pytest.raises(DataFileError, match="settings.json"):
+        run_experiment(_specs(range(1)), tmp_path, jobs=1)
+
+
+def test_point11_full_disk_is_an_output_error_naming_the_file(tmp_path, monkeypatch):
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(tempfile, "mkstemp", full)
+    with pytest.raises(OutputError, match="No space left on device") as error:
+        run_experiment(_specs(range(1)), tmp_path, jobs=1)
+    assert str(tmp_path) in str(error.value)
+
+
+def test_point11_finished_folder_is_read_without_writing(tmp_path):
+    specs = _specs()
+    run_experiment(specs, tmp_path, jobs=1)
+    before = {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*")}
+    assert run_experiment(specs, tmp_path, jobs=1) == []
+    assert {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*")} == before
+    assert len(load_results(tmp_path)) == 2 * 60
+
+
+def test_point11_artifact_with_matching_checksum_but_bad_data(tmp_path):
+    from nasarena.surrogates.artifact import ArtifactError, loads
+
+    payload = lzma.compress(b"not a pickle")[:-4] + b"\0\0\0\0"
+    header = {"format": "nasarena-surrogate", "sha256": hashlib.sha256(payload).hexdigest()}
+    from nasarena.surrogates import artifact as module
+
+    header["format"] = module.FORMAT
+    header["format_version"] = module.FORMAT_VERSION
+    with pytest.raises(ArtifactError, match="cannot be decoded"):
+        loads(json.dumps(header).encode() + b"\n" + payload, "bad.nsa")

@@ -168,7 +168,7 @@ def _write_parquet(directory: Path, name: str, frame: pd.DataFrame) -> None:
         directory.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=directory, prefix=partial_prefix(), suffix=".tmp")
         os.close(handle)
-        frame.to_parquet(temporary, index=False)
+        frame.to_parquet(temporary, index=False, write_page_checksum=True)  # a flipped byte is then detected
         os.replace(temporary, directory / name)
     except OSError as error:
         raise OutputError(f"cannot write {directory / name}: {error.strerror or error}") from None
@@ -220,7 +220,7 @@ def _run_files(out: Path) -> list[Path]:
 def read_run_file(path: Path) -> pd.DataFrame:
     """One run file; a damaged or foreign file is a :class:`DataFileError` naming it."""
     try:
-        frame = pd.read_parquet(path)
+        frame = pd.read_parquet(path, page_checksum_verification=True)
     except (OSError, ValueError, TypeError) as error:  # pyarrow's ArrowInvalid is a ValueError
         raise DataFileError(f"{path} is not a readable run file ({error}); rerun `nasarena run` on this folder "
                             "to recompute it") from None

@@ -7,7 +7,8 @@ surrogate model) deadlocks in the child. Each worker loads the benchmarks it nee
 
 A worker also exits when its parent dies (``kill -9`` of ``nasarena run``): on Linux the kernel
 sends it SIGKILL (``PR_SET_PDEATHSIG``), and everywhere a watchdog thread notices that its
-parent process changed.
+parent process changed. The fork server outlives the main process on its own, so it too is
+armed with ``PR_SET_PDEATHSIG`` when it starts.
 """
 
 from __future__ import annotations
@@ -25,13 +26,18 @@ _PR_SET_PDEATHSIG = 1
 
 
 def context():
-    """The multiprocessing context of the runner's pools."""
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    """The multiprocessing context of the runner's pools. The fork server (the workers' parent)
+    imports :mod:`._forkserver` first, which ties its life to the main process too."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    server = multiprocessing.get_context("forkserver")
+    server.set_forkserver_preload(["nasarena.runner._forkserver"])
+    return server
 
 
-def die_with_parent() -> None:
-    """Make this process exit as soon as its parent is gone."""
+def die_with_parent(watchdog: bool = True) -> None:
+    """Make this process exit as soon as its parent is gone (``watchdog``: also from a thread
+    that polls the parent, for systems without ``PR_SET_PDEATHSIG``)."""
     parent = os.getppid()
     if sys.platform.startswith("linux"):
         try:
@@ -41,6 +47,8 @@ def die_with_parent() -> None:
             pass  # the watchdog below still applies
     if os.getppid() != parent:  # the parent died before the signal was armed
         os._exit(1)
+    if not watchdog:
+        return
 
     def watch() -> None:
         while True:

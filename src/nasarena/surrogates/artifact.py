@@ -201,6 +201,8 @@ def load(path: Path) -> SurrogateArtifact:
         content = Path(path).read_bytes()
     except FileNotFoundError:
         raise FileNotFoundError(f"surrogate artefact {path} does not exist") from None
+    except OSError as error:
+        raise ArtifactError(f"surrogate artefact {path} cannot be read: {error.strerror or error}") from None
     return loads(content, str(path))
 
 
@@ -210,7 +212,12 @@ def loads(content: bytes, origin: str) -> SurrogateArtifact:
     header = _check_header(origin, line)
     if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
         raise ArtifactError(f"{origin} has been modified or is corrupted: its checksum does not match its header")
-    artifact = pickle.loads(lzma.decompress(payload))
+    try:
+        artifact = pickle.loads(lzma.decompress(payload))
+    except (lzma.LZMAError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, IndexError,
+            TypeError, ValueError) as error:  # a checksum recomputed over bad data, or a foreign pickle
+        raise ArtifactError(f"{origin}: its data cannot be decoded ({type(error).__name__}: {error}); the file "
+                            "is damaged or was written by another program") from None
     if not isinstance(artifact, SurrogateArtifact) or artifact.name != header.get("name"):
         raise ArtifactError(f"{origin} does not hold the surrogate artefact its header names ({header.get('name')!r})")
     return artifact
