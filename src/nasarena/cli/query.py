@@ -7,8 +7,9 @@ from pathlib import Path
 
 import typer
 
-from ..analysis.regret_basis import regret_basis
+from ..analysis.regret_basis import MODELLED, regret_basis
 from ..errors import InvalidArchitectureError, InvalidSettingError
+from .run_arguments import check_benchmarks
 
 
 def parse_architecture(text: str, space_name: str):
@@ -24,8 +25,11 @@ def parse_architecture(text: str, space_name: str):
                 raise ValueError("a JSON architecture is an NB101 cell {\"matrix\": [[...]], \"ops\": [...]}")
             from ..spaces.nb101 import Cell
 
+            missing = [key for key in ("matrix", "ops") if key not in entry]
+            if missing:
+                raise ValueError(f"no {' and no '.join(map(repr, missing))} key")
             return Cell(entry["matrix"], entry["ops"])
-        except (ValueError, KeyError, TypeError) as error:
+        except (ValueError, TypeError) as error:
             raise InvalidArchitectureError(f"bad architecture {text!r}: {error}") from None
     return text
 
@@ -46,11 +50,9 @@ def query_command(
     from ..benchmarks import benchmark as load_benchmark
     from .progress import spinner
 
+    options = check_benchmarks([benchmark], path)  # a known name, --path where (and only where) one is needed
     with spinner(f"loading {benchmark}"):
-        try:
-            bench = load_benchmark(benchmark, **({"path": str(path)} if path is not None else {}))
-        except TypeError as error:  # a loader that needs a path
-            raise InvalidSettingError(f"benchmark {benchmark!r} needs --path ({error})") from None
+        bench = load_benchmark(benchmark, **options)
     if fidelity is not None and fidelity not in bench.fidelities:
         raise InvalidSettingError(f"--fidelity {fidelity}: {bench.name} has fidelities (epochs) "
                                   f"{', '.join(map(str, bench.fidelities))}")
@@ -70,5 +72,7 @@ def query_command(
     typer.echo(f"{bench.name}, architecture {arch}")
     for name, value in values.items():
         typer.echo(f"  {name:22s} {'n/a (not in the data)' if value is None else value}")
-    typer.echo(f"  (accuracies are fractions; final_accuracy is what regret is measured on: the {regret_basis(bench.name)} "
-               "at the highest fidelity, averaged over trials)")
+    basis = regret_basis(bench.name)
+    how = "noise-free" if basis == MODELLED else "averaged over trials"
+    typer.echo(f"  (accuracies are fractions; final_accuracy is what regret is measured on: the {basis} at the highest "
+               f"fidelity, {how})")
