@@ -264,3 +264,30 @@ def test_cli_analyses_an_nb201_benchmark(tmp_path):
     loaded = json.loads((tmp_path / "space_analysis.json").read_text())
     assert loaded["accuracy"] == "validation"  # no 200-epoch test accuracy in the data
     assert (tmp_path / "space_report.html").read_text().count("data:image/png;base64") == 2
+
+
+def test_point_counts_match_the_frequency_of_cells_among_random_encodings(space):
+    rng = np.random.default_rng(11)
+    matrices = rng.integers(0, 1 << 21, size=20_000)
+    labellings = rng.integers(0, 243, size=20_000)
+    dense = np.zeros((len(matrices), 7, 7), dtype=np.int64)
+    for y in range(1, 7):
+        for x in range(y):
+            dense[:, x, y] = (matrices >> (x + y * (y - 1) // 2)) & 1
+    labels = np.concatenate([np.full((len(matrices), 1), -1), labellings_digits(labellings),
+                             np.full((len(matrices), 1), -2)], axis=1)
+    rows = hash_cells(dense, labels).rows  # independent of the encoded-space tables
+    commonest = int(np.argmax(space.points_per_row))
+    share = space.points_per_row[commonest] / (243 * (1 << 21))
+    observed = np.mean(rows == commonest)
+    assert abs(observed - share) < 4 * np.sqrt(share * (1 - share) / len(rows))
+    valid_share = space.valid.mean()
+    assert abs(np.mean(rows >= 0) - valid_share) < 4 * np.sqrt(valid_share * (1 - valid_share) / len(rows))
+
+
+def test_random_walk_is_seeded_and_stays_in_the_space(space):
+    from nasarena.analysis.space.locality import random_walk
+
+    first = random_walk(space, 4, 50, np.random.default_rng(7))
+    assert np.array_equal(first, random_walk(space, 4, 50, np.random.default_rng(7)))
+    assert (first >= 0).all() and (np.diff(first, axis=1) != 0).mean() > 0.5
