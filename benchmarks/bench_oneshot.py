@@ -14,6 +14,19 @@ Two measurements (NAS-Bench-1Shot1 issue, "Proof"):
     OMP_NUM_THREADS=1 python benchmarks/bench_oneshot.py [--threads 1] [--steps 3] [--out DIR]
 
 Writes ``bench_oneshot.json`` and prints two tables. Slow (minutes); not part of the tests.
+
+Measured 2026-11-25 on the project's CPU machine (one torch thread, 2 cores shared with other
+jobs, so times are upper bounds), seed 0, nb101-lite, optimum of space 3 = 0.9466:
+
+    optimizer   quick regret  quick s/epoch | paper s/step  steps  total h/epoch (extrapolated)
+    darts             0.1108           71.5 |        60.16    417   7.36
+    darts-2nd         0.1566          168.3 |       148.31    417  17.57
+    gdas              0.0455           25.7 |        31.71    417   3.75
+    pc-darts          0.0131           35.3 |        40.93    417   5.04
+    random-ws         0.0390            9.0 |         4.70    625   6.03 (5.21 h of it: 1000 samples x 10 batches)
+    enas              0.0123            7.0 |        11.04    417   2.03
+
+Two quick epochs are far too few for the regrets to rank the optimizers; they show the pipeline.
 """
 
 from __future__ import annotations
