@@ -238,6 +238,13 @@ def test_point17_surrogate_fit_help_has_one_runtime_flag():
     assert "--no-runtime" in text and "--no-no-runtime" not in text
 
 
+@pytest.mark.parametrize("command", [("run",), ("surrogate", "fit"), ("surrogate", "validate")])
+def test_point17_flags_are_plain_switches(command):
+    """Siblings of --no-no-runtime: an off-by-default switch has no --no- twin and no "[default: no-...]"."""
+    text = help_text(*command)
+    assert "--no-" not in text.replace("--no-runtime", "") and "[default: no-" not in text
+
+
 def test_point15_progress_counts_running_runs_and_shows_an_eta(tmp_path):
     from types import SimpleNamespace
 

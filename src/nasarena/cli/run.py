@@ -19,8 +19,9 @@ def run_command(
     jobs: int = typer.Option(0, help="Parallel processes (0: all cores)."),
     backend: str = typer.Option("process", help="process or ray."),
     workers: int = typer.Option(1, help="Asynchronous workers per run in simulated time (>= 1)."),
-    caching: bool = typer.Option(False, help="Repeated queries return the first result at no cost."),
-    count_optimizer_time: bool = typer.Option(False, help="Add the optimizer's CPU time to the clock."),
+    caching: bool = typer.Option(False, "--caching", help="Repeated queries return the first result at no cost."),
+    count_optimizer_time: bool = typer.Option(False, "--count-optimizer-time",
+                                              help="Add the optimizer's CPU time to the clock."),
     setting: list[str] = typer.Option([], "--set", help="Optimizer setting, e.g. --set re.population_size=50."),
     path: Path = typer.Option(None, help="Data of benchmarks loaded from files: the store directory of `nasarena "
                                          "nb101 import` for nb101, the artefact file for surrogate."),

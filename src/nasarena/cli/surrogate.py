@@ -137,7 +137,8 @@ def validate(
                               help="Learning-curve training sizes (architectures; clipped to the training split)."),
     curve_members: int = typer.Option(1, help="Ensemble members of the learning-curve fits."),
     data: Path = typer.Option(None, help="Data file of the learning curve (default for built-ins: their table)."),
-    case_study: bool = typer.Option(False, help="Also run local search for 10x the budget (NB301 Sec. 4)."),
+    case_study: bool = typer.Option(False, "--case-study", help="Also run local search for 10x the budget (NB301 "
+                                                                "Sec. 4)."),
     factor: float = typer.Option(10.0, help="Budget factor of the case study."),
     jobs: int = typer.Option(1, help="Parallel processes for the optimizer runs."),
 ) -> None:
