@@ -37,8 +37,15 @@ def _options(folder: Path, store: Path) -> dict:
 
 
 def test_query_trains_once_and_the_store_survives_a_restart(cifar_folder, tmp_path, monkeypatch):
+    import socket
+
     bench = nasarena.benchmark("live", **_options(cifar_folder, tmp_path))
+    claims = bench.folder / "training"
+    claims.mkdir(parents=True)
+    stale = claims / f".claim-{bench._key(bench.space.from_text(NB201_CELL), 2)}.lock"
+    stale.write_text(f"{socket.gethostname()} 4194304\n")  # a killed trainer's claim: taken over
     result = bench.query(NB201_CELL, 2)
+    assert not stale.exists()
     assert result.fidelity == 2 and not result.modelled and result.cost_seconds > 0
     assert 0 <= result.valid_accuracy <= 1 and 0 <= result.test_accuracy <= 1
     assert result.trainable_parameters > 0 and result.train_accuracy == result.train_accuracy

@@ -14,7 +14,8 @@ a repeated query, in this process or after a restart, reads the stored result an
 trains again (it returns the cost measured when it did train). The settings hash covers the
 space, the protocol, the network scale and the data knobs (image size, subset, validation
 seed), so results of other settings never mix. A training that is killed resumes from its
-last epoch's checkpoint on the next query.
+last epoch's checkpoint on the next query; processes sharing a store (``nasarena run --jobs``)
+claim a key before training it, so each is trained once.
 
 Regret: the best test accuracy of a space under these settings is unknown (nothing was trained
 exhaustively), so :meth:`optimum` is 1.0 and regret is the incumbent's test error; the
@@ -28,6 +29,7 @@ import hashlib
 import json
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -43,6 +45,7 @@ RESULTS_DIR = "results"
 TRAINING_DIR = "training"
 SETTINGS_FILE = "settings.json"
 FORMAT_VERSION = 1
+CLAIM_POLL_SECONDS = 1.0
 METRICS = ("valid_accuracy", "test_accuracy", "train_accuracy", "cost_seconds")
 
 
@@ -116,7 +119,7 @@ class LiveBenchmark(Benchmark):
         epochs = self._fidelity(fidelity)
         entry = self._stored(arch, epochs)
         if entry is None:
-            entry = self._train(arch, epochs)
+            entry = self._claimed_training(arch, epochs)
         return _result(entry)
 
     def query_batch(self, archs, fidelity: int | None = None, rng: np.random.Generator | None = None) -> BatchResult:
@@ -163,6 +166,24 @@ class LiveBenchmark(Benchmark):
     def _stored(self, arch, epochs: int) -> dict | None:
         file = self.folder / RESULTS_DIR / f"{self._key(arch, epochs)}.json"
         return _read_entry(file) if file.exists() else None
+
+    def _claimed_training(self, arch, epochs: int) -> dict:
+        """Train under a claim, so that processes sharing the store train each key once: one that
+        finds the key claimed by a live process waits for its result (a dead owner's claim is
+        taken over, and its checkpoints resumed)."""
+        from ..runner.claims import claim, release
+
+        key, folder = self._key(arch, epochs), self.folder / TRAINING_DIR
+        folder.mkdir(parents=True, exist_ok=True)
+        while not claim(folder, key):
+            time.sleep(CLAIM_POLL_SECONDS)
+            entry = self._stored(arch, epochs)
+            if entry is not None:
+                return entry
+        try:
+            return self._stored(arch, epochs) or self._train(arch, epochs)
+        finally:
+            release(folder, key)
 
     def _train(self, arch, epochs: int) -> dict:
         from ..training import build_network, load_cifar10
