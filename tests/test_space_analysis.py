@@ -290,4 +290,5 @@ def test_random_walk_is_seeded_and_stays_in_the_space(space):
 
     first = random_walk(space, 4, 50, np.random.default_rng(7))
     assert np.array_equal(first, random_walk(space, 4, 50, np.random.default_rng(7)))
-    assert (first >= 0).all() and (np.diff(first, axis=1) != 0).mean() > 0.5
+    # many changes touch vertices that pruning removes (neutral moves), so the cell changes on only part of the steps
+    assert (first >= 0).all() and 0.2 < (np.diff(first, axis=1) != 0).mean() < 1
