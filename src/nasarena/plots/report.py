@@ -244,7 +244,7 @@ def _best_architectures_html(final: pd.DataFrame) -> list[str]:
     return [html.table(["benchmark", "configuration", "best architecture found", "its regret",
                         "its validation accuracy", "runs ending with it", "seed"], rows, code_columns=(2,),
                        caption="The best final incumbent of each configuration over its runs, with the seed of a run "
-                               "that found it (the id as the benchmark names it: NB101 module hash, NB201 row, ...). "
+                               "that found it (the id as the benchmark names it: NB101 module hash, NB201 cell string, ...). "
                                "Query it with `nasarena query BENCHMARK ID`.")]
 
 
