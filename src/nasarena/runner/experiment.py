@@ -58,14 +58,21 @@ class RunSpec:
 
     @property
     def settings_hash(self) -> str:
-        return settings_hash(self.optimizer, dict(self.optimizer_settings), self.run_settings, self.budget)
+        return settings_hash(self.optimizer, self.recorded_settings, self.run_settings, self.budget)
+
+    @property
+    def recorded_settings(self) -> dict:
+        """The overrides, plus the mutation rule where the optimizer has one (its default when not
+        overridden): runs made under another default rule must not share a hash with these."""
+        return {**_mutation_default(self.optimizer), **dict(self.optimizer_settings)}
 
     @property
     def setup(self) -> str:
         """The anytime paper's setup label: O (original), C (caching), VS (variable-size encoding),
         CVS (both); W<n> for n asynchronous workers and T when optimizer time is counted."""
         encoding = dict(self.optimizer_settings).get("encoding")
-        label = ("C" if self.run_settings.caching else "") + {"variable": "VS", "continuous": "S3"}.get(encoding, "")
+        codes = {"variable": "VS", "variable_size": "VS", "continuous": "S3"}
+        label = ("C" if self.run_settings.caching else "") + codes.get(encoding, "")
         if self.run_settings.n_workers > 1:
             label += f"W{self.run_settings.n_workers}"
         if self.run_settings.count_optimizer_time:
@@ -98,6 +105,18 @@ def grid(
     ]
 
 
+@lru_cache(maxsize=None)
+def _mutation_default(optimizer: str) -> dict:
+    import inspect
+
+    from ..optimizers.base import REGISTRY, available
+
+    available()  # registers the built-in optimizers
+    entry = REGISTRY.get(optimizer)
+    parameter = inspect.signature(entry.factory.__init__).parameters.get("mutation") if entry is not None else None
+    return {} if parameter is None else {"mutation": parameter.default}
+
+
 @lru_cache(maxsize=8)
 def _benchmark(name: str, options: tuple[tuple[str, object], ...] = ()):
     from ..benchmarks import benchmark
@@ -128,11 +147,11 @@ _progress_queue = None
 PROGRESS_INTERVAL = 0.5  # seconds between two progress messages of one run
 
 
-def _listen_for_progress(queue) -> None:
-    """Worker initializer: exit with the parent; report progress of the runs this process
-    executes on ``queue``."""
+def _listen_for_progress(queue, main_pid: int | None = None) -> None:
+    """Worker initializer: exit with the parent or the main process ``main_pid``; report progress
+    of the runs this process executes on ``queue``."""
     global _progress_queue
-    die_with_parent()
+    die_with_parent(main_pid=main_pid)
     _progress_queue = queue
 
 
@@ -185,7 +204,7 @@ def _record_settings(out: Path, specs: Sequence[RunSpec]) -> None:
     for spec in specs:
         known[spec.settings_hash] = {
             "optimizer": spec.optimizer,
-            "optimizer_settings": dict(spec.optimizer_settings),
+            "optimizer_settings": spec.recorded_settings,
             "run_settings": asdict(spec.run_settings),
             "budget": asdict(spec.budget),
         }
@@ -331,7 +350,7 @@ def _run_on_processes(todo: list[RunSpec], out: Path, jobs: int, finish, on_prog
     progress = context.Queue() if on_progress else None
     by_file = {spec.file_name: spec for spec in todo} if on_progress else {}
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_listen_for_progress,
-                             initargs=(progress,)) as pool:
+                             initargs=(progress, os.getpid())) as pool:
         remaining = iter(todo)
         running = {}
         for spec in remaining:

@@ -35,9 +35,22 @@ def context():
     return server
 
 
-def die_with_parent(watchdog: bool = True) -> None:
-    """Make this process exit as soon as its parent is gone (``watchdog``: also from a thread
-    that polls the parent, for systems without ``PR_SET_PDEATHSIG``)."""
+def _gone(pid: int | None) -> bool:
+    if pid is None:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+def die_with_parent(watchdog: bool = True, main_pid: int | None = None) -> None:
+    """Make this process exit as soon as its parent, or the process ``main_pid`` (the experiment
+    whose work it does), is gone. ``watchdog``: also from a thread that polls them, for systems
+    without ``PR_SET_PDEATHSIG`` and for a parent that died before the signal was armed."""
     parent = os.getppid()
     if sys.platform.startswith("linux"):
         try:
@@ -45,7 +58,7 @@ def die_with_parent(watchdog: bool = True) -> None:
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         except (OSError, AttributeError):
             pass  # the watchdog below still applies
-    if os.getppid() != parent:  # the parent died before the signal was armed
+    if os.getppid() != parent or _gone(main_pid):  # died before the signal was armed
         os._exit(1)
     if not watchdog:
         return
@@ -53,7 +66,7 @@ def die_with_parent(watchdog: bool = True) -> None:
     def watch() -> None:
         while True:
             time.sleep(WATCHDOG_INTERVAL)
-            if os.getppid() != parent:
+            if os.getppid() != parent or _gone(main_pid):
                 os._exit(1)
 
     threading.Thread(target=watch, name="nasarena-parent-watchdog", daemon=True).start()
