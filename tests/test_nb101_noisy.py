@@ -68,6 +68,12 @@ def test_regret_on_mean_over_trials_and_queries_draw_trials(noisy):
     assert 0.0005 < failed.mean() < 0.01 and failed[:, 1:].any()
 
 
+def test_conforms_to_the_benchmark_contract(noisy):
+    from nasarena.testing import check_benchmark
+
+    check_benchmark(noisy)
+
+
 def test_table_is_a_fixed_function_of_the_seed():
     u = uniforms(np.arange(5), 3)
     # SplitMix64 values, pinned: the same on every machine

@@ -17,7 +17,7 @@ def test_presets_expand_to_the_documented_settings(name, setup, caching, smac_ev
     assert {s.optimizer for s in specs} == optimizers
     assert len(specs) == 2 * len(optimizers) * 20
     assert {s.seed for s in specs} == set(range(20))
-    assert {s.budget.seconds for s in specs} == {1e7} and {s.budget.evaluations for s in specs} == {None}
+    assert {s.budget.seconds for s in specs} == {1e7} and {s.budget.evaluations for s in specs} == {100_000}
     assert {s.setup for s in specs} == {setup}
     assert {s.run_settings.caching for s in specs} == {caching}
     smac = {dict(s.optimizer_settings)["repeated_evaluations"] for s in specs if s.optimizer == "smac"}
