@@ -14,10 +14,11 @@ printed next to every result. Three documented presets reproduce the papers' pip
   and a halfway evaluation (the records hold every epoch, so the halfway one is among them).
 - :data:`NB201` (NAS-Bench-201, Sec. 2.3): SGD with Nesterov momentum 0.9, learning rate 0.1
   with cosine decay per step to 0, weight decay 5e-4, batch 256, 200 epochs.
-- :data:`NB301` (NAS-Bench-301, Appendix A.1, the DARTS proxy pipeline): SGD with momentum 0.9,
+- :data:`NB301` (NAS-Bench-301, Appendix C.6, the DARTS proxy pipeline): SGD with momentum 0.9,
   learning rate 0.025 with cosine annealing per epoch towards 1e-8, weight decay 3e-4, batch 96,
   cutout 16, mixup alpha 0.2, auxiliary tower weight 0.4, drop path 0.2 (ramped linearly over
-  the epochs as in DARTS), gradient norm clipping at 5, 100 epochs.
+  the epochs as in DARTS), gradient norm clipping at 5, 100 epochs, on a network of 32 initial
+  channels and 8 cells (weight decay and clipping are the DARTS code's; the paper omits them).
 - :data:`QUICK`: NB101's pipeline for 3 epochs with faster batch-norm statistics (see there).
 
 ``batch_norm_momentum`` (torch's convention; ``None``: as the network was built) sets the
