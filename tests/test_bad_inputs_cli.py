@@ -268,3 +268,23 @@ def test_point15_progress_counts_running_runs_and_shows_an_eta(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "ETA" in done.stderr and "1/1 done" in done.stderr
     assert "\x1b" not in done.stdout and "\r" not in done.stdout  # results stay clean on stdout
+
+
+@pytest.mark.parametrize("budget", [{"seconds": 0}, {"seconds": -1}, {"seconds": float("nan")},
+                                    {"seconds": float("inf")}, {"seconds": 1e5, "evaluations": 0},
+                                    {"evaluations": -5}, {"evaluations": 2.5}])
+def test_point4_and_8_the_python_api_refuses_empty_and_endless_budgets(budget):
+    from nasarena.errors import InvalidSettingError
+    from nasarena.runner import Budget
+
+    with pytest.raises(InvalidSettingError, match="budget"):
+        Budget(**budget)
+
+
+@pytest.mark.parametrize("workers", [0, -3])
+def test_point4_the_python_api_refuses_no_workers(workers):
+    from nasarena.errors import InvalidSettingError
+    from nasarena.runner import RunSettings
+
+    with pytest.raises(InvalidSettingError, match="n_workers"):
+        RunSettings(n_workers=workers)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import heapq
 import json
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ..benchmarks.protocol import InvalidArchitectureError
+from ..errors import InvalidSettingError
 from ..optimizers.base import Observation, Optimizer, Trial
 
 MAX_CONSECUTIVE_INVALID = 100_000
@@ -34,8 +36,17 @@ class Budget:
     evaluations: int | None = None
 
     def __post_init__(self) -> None:
+        # A zero, negative or NaN budget would write empty runs that count as finished, and an
+        # infinite one never stops: refuse them here, for the Python API as for `nasarena run`.
         if self.seconds is None and self.evaluations is None:
-            raise ValueError("a budget needs seconds, evaluations, or both")
+            raise InvalidSettingError("a budget needs seconds, evaluations, or both")
+        if self.seconds is not None and not (isinstance(self.seconds, (int, float)) and math.isfinite(self.seconds)
+                                             and self.seconds > 0):
+            raise InvalidSettingError(f"budget seconds must be a finite number > 0, got {self.seconds!r}")
+        if self.evaluations is not None and (isinstance(self.evaluations, bool) or
+                                             not isinstance(self.evaluations, (int, np.integer)) or
+                                             self.evaluations < 1):
+            raise InvalidSettingError(f"budget evaluations must be a whole number >= 1, got {self.evaluations!r}")
 
     def spent(self, clock: float, started: int) -> float:
         """The share of the budget used (0 to 1): the larger of time and evaluations."""
@@ -56,6 +67,10 @@ class RunSettings:
     n_workers: int = 1
     caching: bool = False
     count_optimizer_time: bool = False
+
+    def __post_init__(self) -> None:
+        if isinstance(self.n_workers, bool) or not isinstance(self.n_workers, (int, np.integer)) or self.n_workers < 1:
+            raise InvalidSettingError(f"n_workers must be a whole number >= 1, got {self.n_workers!r}")
 
 
 def settings_hash(optimizer: str, optimizer_settings: dict, run_settings: RunSettings, budget: Budget) -> str:
