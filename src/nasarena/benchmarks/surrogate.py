@@ -202,6 +202,13 @@ class SurrogateBenchmark(Benchmark):
             raise InvalidArchitectureError(f"{self.name}: cannot query this architecture: {problem}")
         return arch
 
+    def _read(self, archs) -> list:
+        """The architectures of a batch, with text forms and rows read as in ``query``."""
+        if isinstance(archs, (str, bytes)) or not hasattr(archs, "__iter__"):
+            raise InvalidArchitectureError(f"{self.name}: query_batch takes a sequence of architectures, got "
+                                           f"{type(archs).__name__}")
+        return [self._architecture(a) if isinstance(a, (str, int, np.integer)) else a for a in archs]
+
     def _cost(self, x: np.ndarray, epochs: int) -> np.ndarray:
         if self.artifact.runtime_model is None:
             return np.full(len(x), float(epochs))
@@ -231,7 +238,7 @@ class SurrogateBenchmark(Benchmark):
             return self._table.check_rows(archs.rows)
         if isinstance(archs, np.ndarray) and np.issubdtype(archs.dtype, np.integer):
             return self._table.check_rows(archs)
-        return np.array([self._index.row(a) for a in _valid(archs)], dtype=np.int64)
+        return np.array([self._index.row(a) for a in _valid(self._read(archs))], dtype=np.int64)
 
     def _encode_batch(self, archs) -> tuple[np.ndarray, np.ndarray]:
         if isinstance(archs, np.ndarray) and archs.ndim == 2:
@@ -241,7 +248,7 @@ class SurrogateBenchmark(Benchmark):
                 raise ValueError(f"{self.name}: the {self._space.name} space has no row numbers; pass architectures")
             rows = archs.astype(np.int64)
             return self._index.encode_rows(rows, self._encoder.kind), rows
-        archs = _valid(archs)
+        archs = _valid(self._read(archs))
         rows = (np.array([self._index.row(a) for a in archs], dtype=np.int64) if self._index is not None
                 else np.full(len(archs), -1, dtype=np.int64))
         return self._encoder.encode_many(archs), rows

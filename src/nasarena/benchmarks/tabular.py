@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..errors import InvalidArchitectureError, InvalidSettingError
 from .protocol import Benchmark, Description
 from .result import BatchResult, Result
 
@@ -111,7 +112,7 @@ class TabularBenchmark(Benchmark):
         stop_halfway: bool = False,
     ) -> Result:
         """One training run of ``arch`` (see the class docstring for how the trial is drawn)."""
-        row = arch if isinstance(arch, int) else self._row_of(arch)
+        row = self.row(arch)
         epochs = self._highest if fidelity is None else fidelity
         f = self._fidelity_index.get(epochs)
         if f is None:
@@ -145,6 +146,9 @@ class TabularBenchmark(Benchmark):
             generator = rng if rng is not None else self._own_rng
             trials = generator.integers(0, self.data.num_trials, size=len(rows))
         trials = np.broadcast_to(np.asarray(trials), rows.shape)
+        if not np.issubdtype(trials.dtype, np.integer) or (trials.size and not (
+                0 <= trials.min() and trials.max() < self.data.num_trials)):
+            raise InvalidSettingError(f"trials must be integers in 0..{self.data.num_trials - 1} for {self.name}")
         stage = self._stage(stop_halfway)
         block = self.data.values[rows, f, trials, stage]
         self.training_time_spent += float(np.nansum(block[:, COST]))
@@ -171,18 +175,35 @@ class TabularBenchmark(Benchmark):
         a benchmark without test accuracy there says so in ``describe()``)."""
         if self._final_test is None:
             self._final_test = self.mean_over_trials(self.regret_metric)
-        row = arch if isinstance(arch, int) else self._row_of(arch)
-        return self._final_test.item(row)
+        return self._final_test.item(self.row(arch))
 
     def describe(self) -> Description:
         return self._description
 
     # --- beyond the protocol -------------------------------------------------------------
+    def row(self, arch) -> int:
+        """The row of one architecture: a row index in ``0..len(self) - 1`` (never counted from
+        the end), or whatever the space's ``row_of`` accepts (a cell, its text form)."""
+        if isinstance(arch, (int, np.integer)) and not isinstance(arch, (bool, np.bool_)):
+            if not 0 <= arch < len(self._values):
+                raise InvalidArchitectureError(
+                    f"row {arch} is outside {self.name}'s rows 0..{len(self._values) - 1:,}")
+            return int(arch)
+        if isinstance(arch, (bool, np.bool_)) or arch is None:
+            raise InvalidArchitectureError(f"{arch!r} is not an architecture of {self.name}: pass a row index, a cell "
+                                           "or its text form")
+        return self._row_of(arch)
+
     def rows(self, archs) -> np.ndarray:
-        """Row indices of architectures (integer arrays pass through)."""
+        """Row indices of architectures (integer arrays pass through, after a range check)."""
         if isinstance(archs, np.ndarray) and np.issubdtype(archs.dtype, np.integer):
+            if archs.size and not (0 <= archs.min() and archs.max() < len(self._values)):
+                bad = archs[(archs < 0) | (archs >= len(self._values))][0]
+                raise InvalidArchitectureError(f"row {bad} is outside {self.name}'s rows 0..{len(self._values) - 1:,}")
             return archs.astype(np.int64, copy=False)
-        return np.array([a if isinstance(a, (int, np.integer)) else self._row_of(a) for a in archs], dtype=np.int64)
+        if isinstance(archs, (str, bytes)) or not hasattr(archs, "__iter__"):
+            raise InvalidArchitectureError(f"query_batch takes a sequence of architectures, got {type(archs).__name__}")
+        return np.array([self.row(a) for a in archs], dtype=np.int64)
 
     def mean_over_trials(self, metric: str = "test_accuracy", fidelity: int | None = None) -> np.ndarray:
         """Per architecture, the mean of ``metric`` over the trials at the end of ``fidelity``."""
@@ -207,19 +228,23 @@ class TabularBenchmark(Benchmark):
 
     # --- helpers -------------------------------------------------------------------------
     def _fidelity(self, epochs: int) -> int:
+        if not isinstance(epochs, (int, np.integer)) or isinstance(epochs, (bool, np.bool_)):
+            raise InvalidSettingError(f"fidelity must be an integer number of epochs, one of "
+                                      f"{list(self.data.fidelities)}; got {epochs!r} ({type(epochs).__name__})")
         try:
-            return self._fidelity_index[epochs]
+            return self._fidelity_index[int(epochs)]
         except KeyError:
-            raise ValueError(
+            raise InvalidSettingError(
                 f"{self.name} has no fidelity of {epochs} epochs; available: {list(self.data.fidelities)}"
             ) from None
 
     def _trial(self, trial: int | None, rng: np.random.Generator | None) -> int:
         trials = self.data.num_trials
         if trial is not None:
-            if not 0 <= trial < trials:
-                raise ValueError(f"trial must be in 0..{trials - 1}, got {trial}")
-            return trial
+            if not isinstance(trial, (int, np.integer)) or isinstance(trial, (bool, np.bool_)) \
+                    or not 0 <= trial < trials:
+                raise InvalidSettingError(f"trial must be an integer in 0..{trials - 1} for {self.name}, got {trial!r}")
+            return int(trial)
         if trials == 1:
             return 0
         if rng is not None:

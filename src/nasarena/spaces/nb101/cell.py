@@ -14,6 +14,7 @@ from operator import itemgetter
 
 import numpy as np
 
+from ...errors import InvalidArchitectureError
 from .ops import CONV1X1, CONV3X3, INPUT, MAX_EDGES, MAX_VERTICES, MAXPOOL3X3, OPS, OUTPUT
 from .table import hash_of_row, row_of_pruned
 
@@ -30,6 +31,9 @@ def _as_matrix(matrix) -> tuple[tuple[int, ...], ...]:
     Plain Python on purpose: for 7x7 cells it is ~10x faster than numpy's per-call overhead,
     and building cells is on the hot path of every optimizer.
     """
+    if isinstance(matrix, np.ndarray) and matrix.ndim != 2:
+        raise InvalidArchitectureError(f"matrix must be 2-D (vertices x vertices), got a {matrix.ndim}-D array "
+                                       f"of shape {matrix.shape}")
     rows = matrix.tolist() if isinstance(matrix, np.ndarray) else matrix
     try:
         rows = [list(row) for row in rows]
@@ -41,7 +45,11 @@ def _as_matrix(matrix) -> tuple[tuple[int, ...], ...]:
     if n < 2:
         raise ValueError("a cell needs at least two vertices (input and output)")
     for i, row in enumerate(rows):
-        if not _BINARY.issuperset(row):
+        try:
+            binary = _BINARY.issuperset(row)
+        except TypeError:  # unhashable entries: a deeper nesting than a matrix
+            raise InvalidArchitectureError(f"matrix row {i} holds nested sequences; expected 0/1 entries") from None
+        if not binary:
             j = next(j for j, x in enumerate(row) if x not in _BINARY)
             raise ValueError(f"matrix entries must be 0 or 1: entry ({i}, {j}) is {row[j]!r}")
         if 1 in row[: i + 1]:
@@ -87,6 +95,8 @@ class Cell:
 
     def __init__(self, matrix, ops: Sequence[str]):
         original = _as_matrix(matrix)
+        if isinstance(ops, str) or not hasattr(ops, "__iter__"):
+            raise InvalidArchitectureError(f"ops must be a sequence of op names, one per vertex; got {ops!r}")
         ops = tuple(ops)
         if len(ops) != len(original):
             raise ValueError(f"len(ops) = {len(ops)} differs from the matrix size {len(original)}")

@@ -12,6 +12,7 @@ import operator
 from dataclasses import dataclass
 from functools import cached_property
 
+from ...errors import InvalidArchitectureError
 from .canonical import algebraic_form, benchmark_form
 from .ops import EDGES, NUM_CELLS, OPS
 from .order import index_at_rank, op_indices_by_index, product_rank
@@ -39,20 +40,23 @@ class Cell201:
     @classmethod
     def from_string(cls, text: str) -> Cell201:
         """Parse a cell string; a ``ValueError`` names the group, entry or edge at fault."""
+        if not isinstance(text, str):
+            raise InvalidArchitectureError(f"an NB201 cell string is text like '|conv_3x3~0|+|...|+|...|', "
+                                           f"got {type(text).__name__} {text!r:.80}")
         groups = text.strip().split("+")
         if len(groups) != 3:
-            raise ValueError(f"{text!r}: expected 3 node groups separated by '+', got {len(groups)}")
+            raise InvalidArchitectureError(f"{text!r}: expected 3 node groups separated by '+', got {len(groups)}")
         ops = []
         for node, (group, sources) in enumerate(zip(groups, _NODE_INPUTS), start=1):
             if len(group) < 2 or group[0] != "|" or group[-1] != "|":
-                raise ValueError(f"{text!r}: node {node}'s group {group!r} must start and end with '|'")
+                raise InvalidArchitectureError(f"{text!r}: node {node}'s group {group!r} must start and end with '|'")
             entries = group[1:-1].split("|")
             if len(entries) != len(sources):
-                raise ValueError(f"{text!r}: node {node} needs {len(sources)} inputs, got {len(entries)}")
+                raise InvalidArchitectureError(f"{text!r}: node {node} needs {len(sources)} inputs, got {len(entries)}")
             for source, entry in zip(sources, entries):
                 op, _, written = entry.partition("~")
                 if written != str(source):
-                    raise ValueError(f"{text!r}: node {node} input {source} is written {entry!r}, "
+                    raise InvalidArchitectureError(f"{text!r}: node {node} input {source} is written {entry!r}, "
                                      f"expected '<op>~{source}'")
                 ops.append(op)
         return cls(tuple(ops))

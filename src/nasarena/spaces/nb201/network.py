@@ -42,8 +42,15 @@ def _dataset(name: str) -> str:
     return key
 
 
-def trainable_parameters(cell: Cell201, dataset: str = "cifar10") -> int:
-    """Number of trainable parameters of the network for ``dataset``'s classifier."""
+def _as_cell(cell) -> Cell201:
+    """A cell given as a :class:`Cell201` or its string (as the NB201 API takes either)."""
+    return Cell201.from_string(cell) if isinstance(cell, str) else cell
+
+
+def trainable_parameters(cell: Cell201 | str, dataset: str = "cifar10") -> int:
+    """Number of trainable parameters of the network for ``dataset``'s classifier (``cell``: a
+    :class:`Cell201` or its string)."""
+    cell = _as_cell(cell)
     classes = NUM_CLASSES[_dataset(dataset)]
     total = 3 * 3 * 3 * STAGE_CHANNELS[0] + _AFFINE_BN * STAGE_CHANNELS[0]  # stem conv + BN
     for stage, channels in enumerate(STAGE_CHANNELS):
@@ -59,8 +66,10 @@ def trainable_parameters(cell: Cell201, dataset: str = "cifar10") -> int:
     return total + _AFFINE_BN * last + last * classes + classes  # final BN, classifier weights + bias
 
 
-def flops(cell: Cell201, dataset: str = "cifar10") -> int:
-    """Multiply-accumulates of one forward pass of one image (see the module for what counts)."""
+def flops(cell: Cell201 | str, dataset: str = "cifar10") -> int:
+    """Multiply-accumulates of one forward pass of one image (see the module for what counts);
+    ``cell``: a :class:`Cell201` or its string."""
+    cell = _as_cell(cell)
     key = _dataset(dataset)
     side = RESOLUTION[key]
     total = 3 * 3 * 3 * STAGE_CHANNELS[0] * side * side
