@@ -288,3 +288,14 @@ def test_point4_the_python_api_refuses_no_workers(workers):
 
     with pytest.raises(InvalidSettingError, match="n_workers"):
         RunSettings(n_workers=workers)
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (["--budget", "inf"], "--budget"), (["--sizes", "abc"], "--sizes"), (["--sizes", "0"], "--sizes"),
+    (["--curve-members", "0"], "--curve-members"), (["--factor", "nan"], "--factor"), (["--jobs", "0"], "--jobs"),
+])
+def test_point8_and_11_surrogate_validate_checks_its_numbers_first(tmp_path, args, fragment):
+    """Siblings of run's checks: refused at once, not after the learning curves."""
+    out = tmp_path / "validation"
+    assert_refused(invoke("surrogate", "validate", "nb201-cifar10-xgb-v1.0", "--out", out, *args), fragment)
+    assert not out.exists()

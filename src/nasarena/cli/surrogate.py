@@ -145,6 +145,7 @@ def validate(
     """Learning curves and optimizer trajectories on the surrogate vs the table (NB301 Sec. 3, 4)."""
     from ..surrogate_validation import ValidationPlan, validate as run_validation
 
+    _check_validation_numbers(budget, sizes, curve_members, factor, jobs)
     try:
         plan = ValidationPlan(
             optimizers=tuple(o.strip() for o in optimizers.split(",") if o.strip()), seeds=tuple(parse_seeds(seeds)),
@@ -172,3 +173,25 @@ def validate(
     for note in summary.notes:
         typer.echo(f"note: {note}")
     typer.echo(f"summary: {out / 'summary.json'}")
+
+
+def _check_validation_numbers(budget: float | None, sizes: str, curve_members: int, factor: float, jobs: int) -> None:
+    """``validate``'s numbers, checked before the (long) learning curves start."""
+    import math
+
+    from ..errors import InvalidSettingError
+
+    if budget is not None and not (math.isfinite(budget) and budget > 0):
+        raise InvalidSettingError(f"--budget must be a finite number of simulated seconds > 0, got {budget}")
+    try:
+        values = [int(s) for s in sizes.split(",") if s.strip()]
+    except ValueError:
+        raise InvalidSettingError(f"--sizes {sizes!r}: use comma-separated whole numbers, e.g. 100,1000") from None
+    if not values or min(values) < 2:
+        raise InvalidSettingError(f"--sizes {sizes!r}: every training size must be at least 2 architectures")
+    if curve_members < 1:
+        raise InvalidSettingError(f"--curve-members must be at least 1, got {curve_members}")
+    if not (math.isfinite(factor) and factor > 1):
+        raise InvalidSettingError(f"--factor must be a finite number > 1, got {factor}")
+    if jobs < 1:
+        raise InvalidSettingError(f"--jobs must be at least 1, got {jobs}")
