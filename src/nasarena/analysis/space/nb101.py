@@ -56,6 +56,8 @@ class Locality:
     valid_points: int
     points_at_distance: np.ndarray  # all 510M points
     valid_points_at_distance: np.ndarray
+    paper_count_rows: np.ndarray  # our best cells, as many as the paper's top graphs
+    paper_count_points_at_distance: np.ndarray  # all 510M points, distance to the nearest of those
     settings: Settings
 
     def to_dict(self) -> dict:
@@ -78,6 +80,9 @@ class Locality:
             "encoded_space": {"points": NUM_POINTS, "valid_points": self.valid_points},
             "percent_within_distance_all_points": within(self.points_at_distance),
             "percent_within_distance_valid_points": within(self.valid_points_at_distance),
+            "same_count_as_paper": {
+                "rows": self.paper_count_rows.tolist(),
+                "percent_within_distance_all_points": within(self.paper_count_points_at_distance)},
             "paper": PAPER_LOCALITY,
             "settings": vars(self.settings),
         }
@@ -113,10 +118,13 @@ def locality(data: SpaceData, settings: Settings) -> Locality:
     top = np.flatnonzero(np.nan_to_num(accuracy, nan=-1.0) >= accuracy[best] - 2 * error)
     points = space.points_of_rows(top)
     everywhere, valid = distance_to_points(space, points)
+    known = np.flatnonzero(np.isfinite(accuracy))
+    same_count = known[np.argsort(-accuracy[known], kind="stable")[:PAPER_LOCALITY["top_graphs"]]]
+    same_count_everywhere, _ = distance_to_points(space, space.points_of_rows(same_count))
     return Locality("test (mean over trials)" if data.trials > 1 else "test", shifts, correlation, distances, fdc,
                     mean_by_distance, best, int(space.labelled_per_row[best]), int(space.points_per_row[best]),
                     error, source, top, int(space.points_per_row[top].sum()), int(space.valid.sum()
-                    * 3**5), everywhere, valid, settings)
+                    * 3**5), everywhere, valid, same_count, same_count_everywhere, settings)
 
 
 @dataclass(frozen=True)
