@@ -344,3 +344,20 @@ def test_point13_surrogate_batch_accepts_text_and_rows():
     single = bench.query(text, noise=False).valid_accuracy
     batch = bench.query_batch([text, cell, row], noise=False).valid_accuracy
     assert np.allclose(batch, single)
+
+
+# --- DARTS genotype text ------------------------------------------------------------------------
+
+
+def test_point10_darts_text_is_bounded():
+    from nasarena.spaces.darts.text import MAX_DEPTH, from_text
+
+    start = time.perf_counter()
+    with pytest.raises(InvalidArchitectureError, match="30,000,000 entries") as error:
+        from_text("Genotype(normal=[], normal_concat=range(0,30000000), reduce=[], reduce_concat=[2, 3, 4, 5])")
+    assert len(str(error.value)) < 300
+    with pytest.raises(InvalidArchitectureError, match=f"nested deeper than {MAX_DEPTH}"):
+        from_text("Genotype(normal=" + "[" * 5000 + "]" * 5000 + ")")
+    with pytest.raises(InvalidArchitectureError, match="at most"):
+        from_text("Genotype(normal=[" + "0," * 100_000 + "])")
+    assert time.perf_counter() - start < 5

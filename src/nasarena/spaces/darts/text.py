@@ -11,19 +11,29 @@ and line breaks, single or double quotes, trailing commas, the fields in any ord
 pairs grouped per node, ``[[(op, input), (op, input)], ...]`` (how NAS-Benchmark's 214 random
 DARTS architectures store them). The
 text is read by a small tokenizer and recursive-descent parser over literals only (lists,
-tuples, strings, integers and ``range``), so untrusted text cannot run code. Every node's
-pairs, ops and inputs are then checked by :class:`~.genotype.DartsArch`.
+tuples, strings, integers and ``range``), so untrusted text cannot run code, and bounded in
+what it can make the parser do: the text's length, the nesting depth and a ``range``'s length
+are capped (``MAX_TEXT_LENGTH``, ``MAX_DEPTH``, ``MAX_RANGE``), and error messages quote at
+most a short excerpt. Every node's pairs, ops and inputs are then checked by
+:class:`~.genotype.DartsArch`.
 """
 
 from __future__ import annotations
 
 import re
 
+from ...errors import InvalidArchitectureError
 from .genotype import DartsArch
 from .structure import CELL_TYPES, INTERMEDIATE_NODES
 
 #: The concat list every cell of this space has: all intermediate nodes.
 CONCAT: tuple[int, ...] = INTERMEDIATE_NODES
+#: Far above any genotype (about 400 characters) yet small enough to parse in milliseconds.
+MAX_TEXT_LENGTH = 100_000
+#: Genotype(...) > cell list > node list > pair: 4 levels are needed.
+MAX_DEPTH = 8
+#: Longest ``range`` accepted (a concat list has 4 entries).
+MAX_RANGE = 64
 _FIELDS = tuple(field for cell_type in CELL_TYPES for field in (cell_type, f"{cell_type}_concat"))
 _TOKEN = re.compile(r"""(?P<name>[A-Za-z_]\w*)|(?P<int>[+-]?\d+)|(?P<string>'[^'\\]*'|"[^"\\]*")"""
                     r"""|(?P<punct>[()\[\],=])""")
@@ -61,8 +71,8 @@ class _Parser:
             position = match.end()
         self.next = 0
 
-    def error(self, message: str) -> ValueError:
-        return ValueError(f"genotype text: {message}")
+    def error(self, message: str) -> InvalidArchitectureError:
+        return InvalidArchitectureError(f"genotype text: {message}")
 
     def peek(self) -> tuple[str, str, int]:
         return self.tokens[self.next] if self.next < len(self.tokens) else ("end", "end of text", len(self.text))
@@ -75,24 +85,26 @@ class _Parser:
         self.next += 1
         return value
 
-    def sequence(self, close: str) -> list:
+    def sequence(self, close: str, depth: int) -> list:
         """Comma-separated values up to ``close`` (already past the opening bracket)."""
         items = []
         while self.peek()[1] != close:
-            items.append(self.value())
+            items.append(self.value(depth))
             if self.peek()[1] != close:
                 self.take(",")
         self.take(close)
         return items
 
-    def value(self):
+    def value(self, depth: int = 1):
         kind, value, position = self.peek()
+        if depth > MAX_DEPTH:
+            raise self.error(f"brackets nested deeper than {MAX_DEPTH} levels at position {position}")
         if value == "[":
             self.take("[")
-            return self.sequence("]")
+            return self.sequence("]", depth + 1)
         if value == "(":
             self.take("(")
-            return tuple(self.sequence(")"))
+            return tuple(self.sequence(")", depth + 1))
         if kind == "int":
             self.take()
             return int(value)
@@ -102,9 +114,12 @@ class _Parser:
         if value == "range":
             self.take()
             self.take("(")
-            bounds = self.sequence(")")
+            bounds = self.sequence(")", depth + 1)
             if not 1 <= len(bounds) <= 2 or not all(isinstance(b, int) for b in bounds):
-                raise self.error(f"range at position {position} needs 1 or 2 integers, got {bounds}")
+                raise self.error(f"range at position {position} needs 1 or 2 integers, got {_excerpt(bounds)}")
+            if len(range(*bounds)) > MAX_RANGE:
+                raise self.error(f"range at position {position} has {len(range(*bounds)):,} entries; at most "
+                                 f"{MAX_RANGE} are accepted")
             return list(range(*bounds))
         raise self.error(f"expected a list, tuple, string, integer or range at position {position}, found {value!r}")
 
@@ -120,7 +135,7 @@ class _Parser:
             if name in fields:
                 raise self.error(f"field {name!r} is given twice")
             self.take("=")
-            fields[name] = self.value()
+            fields[name] = self.value(2)
             if self.peek()[1] != ")":
                 self.take(",")
         self.take(")")
@@ -133,19 +148,27 @@ class _Parser:
         return fields
 
 
+def _excerpt(value, limit: int = 120) -> str:
+    """``repr(value)``, cut to ``limit`` characters: messages never copy large input back."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def from_text(text: str) -> DartsArch:
     """The architecture of a genotype text; a ValueError says which field, node or op is wrong."""
     if not isinstance(text, str):
-        raise ValueError(f"genotype text must be a string, got {type(text).__name__}")
+        raise InvalidArchitectureError(f"genotype text must be a string, got {type(text).__name__}")
+    if len(text) > MAX_TEXT_LENGTH:
+        raise InvalidArchitectureError(f"genotype text of {len(text):,} characters; at most {MAX_TEXT_LENGTH:,} are accepted")
     fields = _Parser(text).genotype()
     for cell_type in CELL_TYPES:
         concat = fields[f"{cell_type}_concat"]
         if not isinstance(concat, (list, tuple)) or tuple(concat) != CONCAT:
-            raise ValueError(f"genotype text: {cell_type}_concat must be {list(CONCAT)} (this space concatenates every "
-                             f"intermediate node), got {concat!r}")
+            raise InvalidArchitectureError(f"genotype text: {cell_type}_concat must be {list(CONCAT)} (this space concatenates every "
+                             f"intermediate node), got {_excerpt(concat)}")
         if not isinstance(fields[cell_type], list):
-            raise ValueError(f"genotype text: {cell_type} must be a list of (op, input) pairs, "
-                             f"got {fields[cell_type]!r}")
+            raise InvalidArchitectureError(f"genotype text: {cell_type} must be a list of (op, input) pairs, "
+                             f"got {_excerpt(fields[cell_type])}")
         if fields[cell_type] and all(isinstance(node, list) for node in fields[cell_type]):  # grouped per node
             fields[cell_type] = [pair for node in fields[cell_type] for pair in node]
     return DartsArch(**{cell_type: fields[cell_type] for cell_type in CELL_TYPES})
