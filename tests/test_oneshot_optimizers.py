@@ -164,7 +164,7 @@ def test_cli_run_report_and_errors(tmp_path):
     runner = CliRunner()
     out = tmp_path / "out"
     args = ["oneshot", "run", "--space", SPACE, "--optimizer", "random-ws", "--quick", "--seeds", "0", "--out",
-            str(out), "--set", "epochs=1", "--set", "cells_per_stack=1", "--set", "subset=20"]
+            str(out), "--set", "epochs=1", "--set", "cells_per_stack=1", "--set", "subset=20", "--threads", "1"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "epoch 1/1" in result.output

@@ -30,6 +30,7 @@ def run(
     benchmark: str = typer.Option("nb101-lite", help="NB101 benchmark to look architectures up in."),
     benchmark_path: Path = typer.Option(None, help="Directory of the imported official NB101 (--benchmark nb101)."),
     workers: int = typer.Option(1, help="Searches run at once (processes)."),
+    threads: int = typer.Option(None, help="Torch threads per search (default: the CPU cores / --workers)."),
     device: str = typer.Option("auto", help="auto, cpu, cuda, cuda:N or mps."),
 ) -> None:
     """Run (or resume) one-shot searches: every optimizer x seed, each epoch looked up in NB101."""
@@ -45,6 +46,8 @@ def run(
         raise InvalidSettingError(f"--optimizer names an optimizer twice: {', '.join(names)}")
     if workers < 1:
         raise InvalidSettingError(f"--workers must be at least 1, got {workers}")
+    if threads is not None and threads < 1:
+        raise InvalidSettingError(f"--threads must be at least 1, got {threads}")
     changes = _overrides(set_)
     if epochs is not None:
         changes["epochs"] = epochs
@@ -53,7 +56,8 @@ def run(
     make = quick_settings if quick else paper_settings
     settings = [make(name, space, **changes) for name in names]
     jobs = plan(settings, parse_seeds(seeds), out)
-    threads = max(1, (os.cpu_count() or 1) // min(workers, len(jobs)))
+    if threads is None:
+        threads = max(1, (os.cpu_count() or 1) // min(workers, len(jobs)))
 
     def progress(job, record) -> None:
         typer.echo(f"{record.optimizer} seed {record.seed} epoch {record.epoch}/{job.settings.epochs}: "
