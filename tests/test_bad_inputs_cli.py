@@ -290,6 +290,11 @@ def test_point4_the_python_api_refuses_no_workers(workers):
         RunSettings(n_workers=workers)
 
 
+def test_point11_surrogate_evaluate_refuses_a_json_path_it_cannot_write(tmp_path):
+    assert_refused(invoke("surrogate", "evaluate", "nb201-cifar10-xgb-v1.0", tmp_path / "runs.csv", "--json",
+                          tmp_path / "missing" / "metrics.json"), "--json", "does not exist")
+
+
 @pytest.mark.parametrize(("args", "fragment"), [
     (["--budget", "inf"], "--budget"), (["--sizes", "abc"], "--sizes"), (["--sizes", "0"], "--sizes"),
     (["--curve-members", "0"], "--curve-members"), (["--factor", "nan"], "--factor"), (["--jobs", "0"], "--jobs"),

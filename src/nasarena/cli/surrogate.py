@@ -7,6 +7,8 @@ from pathlib import Path
 
 import typer
 
+from ..errors import OutputError
+from ..io.files import atomic_write_bytes
 from ..surrogate_validation import DEFAULT_OPTIMIZERS
 from .run import parse_seeds
 
@@ -84,9 +86,10 @@ def evaluate(
     from ..surrogates.data import read_training_data
     from ..surrogates.encoding import ArchitectureEncoder
     from ..surrogates.evaluation import evaluate as evaluate_runs
-
     from .progress import spinner
 
+    if json_out is not None and not json_out.parent.is_dir():
+        raise OutputError(f"--json {json_out}: its folder {json_out.parent} does not exist")
     try:
         with spinner(f"loading {artefact}"):
             bench = open_surrogate(artefact)
@@ -104,7 +107,10 @@ def evaluate(
         records = [{"data": v.data, "fidelity": v.fidelity, "target": v.target, **v.metrics.to_dict(),
                     "kl_divergence": v.kl_divergence, "repeated_architectures": v.repeated_architectures}
                    for v in validations]
-        json_out.write_text(json.dumps(records, indent=2) + "\n")
+        try:
+            atomic_write_bytes(json_out, (json.dumps(records, indent=2) + "\n").encode())
+        except OSError as error:
+            raise OutputError(f"--json {json_out}: cannot write it ({error.strerror or error})") from None
 
 
 @app.command()
