@@ -100,6 +100,7 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 
 import pandas as pd  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 from nasarena.runner import Budget  # noqa: E402
 from nasarena.runner.experiment import RUNS_DIR, grid, load_results, load_timings, pending, run_experiment  # noqa: E402
@@ -361,3 +362,15 @@ def test_point10_darts_text_is_bounded():
     with pytest.raises(InvalidArchitectureError, match="at most"):
         from_text("Genotype(normal=[" + "0," * 100_000 + "])")
     assert time.perf_counter() - start < 5
+
+
+def test_point19_nb201_keeps_the_sources_precision(nb201):
+    source = pd.read_csv(Path("/work/shared/data/nb201/nb201-cifar10-200epochs.csv")) \
+        if Path("/work/shared/data/nb201/nb201-cifar10-200epochs.csv").exists() else None
+    stored = nb201.mean_over_trials("test_accuracy")
+    assert stored.dtype == np.float64
+    if source is not None:  # the raw source, where this checkout has it
+        assert len(np.unique(stored)) == source.test_top1.nunique() == 5249
+        assert np.array_equal(stored, source.test_top1.to_numpy() / 100)
+    cifar100 = nasarena.benchmark("nb201-cifar100").mean_over_trials("test_accuracy", fidelity=12)
+    assert len(np.unique(cifar100)) == 8104  # float32 merged these into 1,999 values

@@ -45,7 +45,8 @@ def load(dataset: str, seed: int = 0) -> TabularBenchmark:
         raise ValueError(f"unknown NB201 dataset {dataset!r}; expected one of {', '.join(DATASETS)}")
     arrays = load_arrays(DATA_FILE)
     cells = [cell_at(i) for i in range(NUM_CELLS)]
-    values = np.full((NUM_CELLS, len(FIDELITIES), 1, 1, len(METRICS)), np.nan, dtype=np.float32)
+    # float64: the data's precision (float32 would merge distinct accuracies of different cells)
+    values = np.full((NUM_CELLS, len(FIDELITIES), 1, 1, len(METRICS)), np.nan, dtype=np.float64)
     for f, epochs in enumerate(FIDELITIES):
         values[:, f, 0, 0, 1] = arrays[f"{dataset}_valid_{epochs}"]
         test = arrays.get(f"{dataset}_test_{epochs}")
