@@ -1,8 +1,9 @@
 """Proof runs of nb101-noisy: does the NB101 paper's order RS < NRE < RE reappear with training noise?
 
-Run: nice -n 10 .venv/bin/python benchmarks/bench_nb101_noisy.py [OUT] [SEEDS] [JOBS]
+Run: nice -n 10 .venv/bin/python benchmarks/bench_nb101_noisy.py [OUT] [SEEDS] [JOBS] [PART]
   OUT: results directory, resumable (default results/bench-nb101-noisy)
   SEEDS: seeds per configuration (default 100); JOBS: processes (default 1)
+  PART: all (default), plain (no caching), cached (RE with caching) or report (only print)
 
 Prints the validation-test correlation over all cells (the paper reports r = 0.999 at 108
 epochs), then the final regret at 1e7 s of RS, NRE and RE (paper's mutation), and RE with
@@ -39,14 +40,16 @@ def correlations() -> None:
           f"validation of trial 1 vs test of trial 0 {across:.4f} (Spearman {spearman:.4f}); paper: r = 0.999")
 
 
-def final_regrets(out: Path, seeds: int, jobs: int) -> None:
+def final_regrets(out: Path, seeds: int, jobs: int, part: str = "all") -> None:
     specs = grid(["nb101-noisy"], ["rs", "nre", "re"], range(seeds), BUDGET)
     # with caching a converged population re-queries cached cells for free and the clock can stop:
     # a cap on queries ends such a run (runs without caching make < 10,000 queries in 1e7 s)
     specs += grid(["nb101-noisy"], ["re"], range(seeds), Budget(seconds=1e7, evaluations=MAX_QUERIES),
                   run_settings=RunSettings(caching=True))
     specs.sort(key=lambda spec: spec.seed)  # seed by seed: an interrupted run leaves balanced results
-    run_experiment(specs, out, jobs=jobs)
+    if part != "report":  # "plain" / "cached": only the runs without / with caching (two processes)
+        run_experiment([s for s in specs if part == "all" or s.run_settings.caching == (part == "cached")], out,
+                       jobs=jobs)
     results = load_results(out)
     final = results.sort_values("evaluation").groupby(["optimizer", "setup", "seed"]).tail(1)
     samples = {f"{o}{'' if s == 'O' else ' +' + s}": g["incumbent_test_regret"].to_numpy()
@@ -66,5 +69,6 @@ if __name__ == "__main__":
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("results/bench-nb101-noisy")
     seeds = int(sys.argv[2]) if len(sys.argv) > 2 else 100
     jobs = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+    part = sys.argv[4] if len(sys.argv) > 4 else "all"
     correlations()
-    final_regrets(out, seeds, jobs)
+    final_regrets(out, seeds, jobs, part)
