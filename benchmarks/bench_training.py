@@ -18,6 +18,16 @@ step) of each full-size network and of the quick configuration (NB101, 16 channe
 per stack, 16 x 16 images) and prints images/s. ``--epoch`` on a GPU also times one epoch
 (40,000 images, batch 256) of the full-size NB101 network next to the TPU time the NB101 data
 records for the same cell (``final_training_time`` / 108 epochs).
+
+Measured 2026-11-25 on the 2-core development machine while ~9 other jobs ran (load average
+15-20, so speeds are several times below an idle machine's), one torch thread:
+
+- ``--parity-nb201``: 15,625 of 15,625 networks have the exact count (1,503 s, 2 processes).
+- ``--parity --sample 4000 --seed 1``: 4,000 of 4,000 (445 s, 2 processes, ~9 networks/s);
+  all 423,624 at that rate would take ~13 h here, ~10-15 min on 16 idle cores in shards.
+- ``--speed`` (images/s of a training step; batch in brackets): NB101 full 2.6 (32), NB101
+  quick 444 (256), NB201 full 9.8 (64), NB301 training network 2.9 (32), DARTS evaluation
+  network with auxiliary head 0.9 (16).
 """
 
 from __future__ import annotations
