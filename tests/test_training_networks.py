@@ -151,6 +151,10 @@ def test_darts_network_outputs_drop_path_and_nb301_scale():
     assert logits.shape == auxiliary.shape == (2, 10)
     network.eval()
     assert network(torch.randn(2, 3, 32, 32)).shape == (2, 10)
+    with pytest.raises(InvalidSettingError, match="auxiliary=False"):
+        network.train()(torch.randn(2, 3, 16, 16))
+    small = build_network("darts", DARTS_V2, channels=8, layers=5, auxiliary=False)
+    assert small(torch.randn(2, 3, 16, 16)).shape == (2, 10)
     nb301 = build_network("darts", DARTS_V2, channels=32, layers=8, auxiliary=False)
     assert nb301.scale == {"channels": 32, "layers": 8, "auxiliary": False, "num_classes": 10}
     assert len(nb301.cells) == 8 and sum(cell.reduction for cell in nb301.cells) == 2

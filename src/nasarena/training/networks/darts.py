@@ -22,6 +22,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from ...errors import InvalidSettingError
 from ...spaces.darts.structure import INTERMEDIATE_NODES
 
 
@@ -135,6 +136,10 @@ class AuxiliaryHead(nn.Module):
         self.classifier = nn.Linear(768, num_classes)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if min(x.shape[-2:]) < 5:
+            raise InvalidSettingError(f"the DARTS auxiliary head needs at least a 5 x 5 map at two thirds of the "
+                                      f"depth (8 x 8 from 32 x 32 images), got {tuple(x.shape[-2:])}; build the "
+                                      "network with auxiliary=False for smaller images")
         return self.classifier(self.features(x).flatten(1))
 
 
