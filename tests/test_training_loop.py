@@ -271,3 +271,18 @@ def test_kill_during_training_then_resume_equals_the_uninterrupted_run(tmp_path)
     whole = train(network(), data, nb201, seed=0, epochs=6, progress=False)
     assert [e.test_loss for e in resumed.epochs] == [e.test_loss for e in whole.epochs]
     assert [e.train_accuracy for e in resumed.epochs] == [e.train_accuracy for e in whole.epochs]
+
+
+def test_device_choice_and_progress_bar(capsys):
+    from nasarena.training.device import pick_device
+
+    assert pick_device("cpu").type == "cpu"
+    expected = "cuda" if torch.cuda.is_available() else None
+    assert pick_device(None).type == (expected or pick_device("auto").type)
+    if not torch.cuda.is_available():
+        with pytest.raises(InvalidSettingError, match="no CUDA GPU"):
+            pick_device("cuda")
+    with pytest.raises(InvalidSettingError, match="unknown device"):
+        pick_device("gpu-please")
+    record = train(_network(), _data(), QUICK.replace(epochs=1), seed=0, device="cpu", progress=True)
+    assert record.device == "cpu" and "images/s" in capsys.readouterr().err
