@@ -292,3 +292,28 @@ def test_random_walk_is_seeded_and_stays_in_the_space(space):
     assert np.array_equal(first, random_walk(space, 4, 50, np.random.default_rng(7)))
     # many changes touch vertices that pruning removes (neutral moves), so the cell changes on only part of the steps
     assert (first >= 0).all() and 0.2 < (np.diff(first, axis=1) != 0).mean() < 1
+
+
+def test_sampled_study_estimates_the_exact_mean_within_its_standard_error():
+    """A stand-in surrogate that predicts NB201's real accuracies: the sampled mean must agree
+    with the exact mean over all 15,625 cells within a few standard errors."""
+    from nasarena.analysis.space.sampled import analyze_sampled
+    from nasarena.spaces.nb201 import index_of
+
+    table = nasarena.benchmark("nb201-cifar10")
+    accuracy = table.data.values[:, -1, 0, 0, 2].astype(np.float64)
+
+    class TablePredictor:
+        name, space = "nb201-table-as-surrogate", table.space
+
+        def predict(self, archs):
+            rows = np.array([index_of(a) for a in archs])
+            return accuracy[rows], np.zeros(len(rows))
+
+        def describe(self):
+            return table.describe()
+
+    result = analyze_sampled(TablePredictor(), samples=400, seed=3, walk_chains=3, walk_steps=20)
+    numbers = result.to_dict()["predicted_accuracy"]
+    assert abs(numbers["mean"] - accuracy.mean()) < 4 * numbers["standard_error"]
+    assert result.to_dict()["samples"] == 400 and len(result.autocorrelation) == 18
