@@ -374,3 +374,22 @@ def test_point19_nb201_keeps_the_sources_precision(nb201):
         assert np.array_equal(stored, source.test_top1.to_numpy() / 100)
     cifar100 = nasarena.benchmark("nb201-cifar100").mean_over_trials("test_accuracy", fidelity=12)
     assert len(np.unique(cifar100)) == 8104  # float32 merged these into 1,999 values
+
+
+def test_point14_hash_iterator_and_metrics_like_the_original_api(tmp_path):
+    write_records(tmp_path / "full.tfrecord", _records(rows=(0, 7), budgets=(4, 108)))
+    convert(tmp_path / "full.tfrecord", tmp_path / "store")
+    bench = load_store(tmp_path / "store")
+    hashes = list(bench.hash_iterator())
+    assert len(hashes) == len(bench) and hashes[7] == unique_cells().hashes[7] and hashes == sorted(hashes)
+    fixed, computed = bench.get_metrics_from_hash(hashes[7])
+    assert fixed["trainable_parameters"] == 1000 and fixed["module_operations"][0] == "input"
+    assert sorted(computed) == [4, 108] and len(computed[108]) == 3
+    trial = computed[108][0]
+    assert trial["final_test_accuracy"] == pytest.approx(0.9) and trial["halfway_training_time"] == pytest.approx(5.0)
+    assert set(trial.keys()) == {f"{stage}_{metric}" for stage in ("halfway", "final") for metric in
+                                 ("training_time", "train_accuracy", "validation_accuracy", "test_accuracy")}
+    with pytest.raises(KeyError):
+        bench.get_metrics_from_hash("0" * 32)
+    slice_hashes = list(nasarena.benchmark("nb101-slice").hash_iterator())
+    assert len(slice_hashes) == 30_001

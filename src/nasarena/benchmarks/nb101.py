@@ -3,10 +3,12 @@ imported official files, all with the original API's query semantics (see :mod:`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
+from ..errors import UnknownNameError
 from ..io.packaged import load_arrays, read_manifest
 from ..spaces.nb101 import Cell, unique_cells
 from ..spaces.nb101.space import NB101Space
@@ -32,12 +34,31 @@ def row_of_cell(arch) -> int:
             raise InvalidArchitectureError(f"invalid cell cannot be queried: {arch.reason}")
         return row
     if isinstance(arch, str):
-        return unique_cells().index_of(arch)
-    raise TypeError(f"expected an NB101 Cell, a module hash or a row index, got {type(arch).__name__}")
+        try:
+            return unique_cells().index_of(arch)
+        except KeyError as error:  # a KeyError still, as the original API's dict look-up
+            raise UnknownNameError(error.args[0]) from None
+    raise InvalidArchitectureError(f"expected an NB101 Cell, a module hash or a row index, got {type(arch).__name__}")
+
+
+class _OriginalKeys:
+    """Read by key too, as the original API's dicts are (``fixed_stat["trainable_parameters"]``,
+    ``computed_stat[108][0]["final_test_accuracy"]``), so code written for it runs unchanged."""
+
+    def __getitem__(self, key: str):
+        if key not in self.keys():
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def keys(self) -> list[str]:
+        return [f.name for f in fields(self)]
+
+    def to_dict(self) -> dict:
+        return asdict(self)
 
 
 @dataclass(frozen=True)
-class FixedStatistics:
+class FixedStatistics(_OriginalKeys):
     """Per-architecture facts of the original API's ``fixed_stat``."""
 
     module_adjacency: np.ndarray
@@ -46,7 +67,7 @@ class FixedStatistics:
 
 
 @dataclass(frozen=True)
-class TrialStatistics:
+class TrialStatistics(_OriginalKeys):
     """One trial's entry of the original API's ``computed_stat[epochs]``."""
 
     halfway_training_time: float
@@ -80,8 +101,19 @@ class NB101Benchmark(TabularBenchmark):
         """As the original API: whether the cell is in the space (and, here, in the table)."""
         return cell.is_valid
 
+    def hash_iterator(self) -> Iterator[str]:
+        """The module hashes of every architecture the table holds, as the original API (sorted)."""
+        hashes = unique_cells().hashes
+        rows = range(len(hashes)) if self.positions is None else self.positions
+        return (str(hashes[row]) for row in rows)
+
     def get_metrics_from_hash(self, module_hash: str) -> tuple[FixedStatistics, dict[int, list[TrialStatistics]]]:
-        """All trials at all budgets of one architecture, as the original API."""
+        """All trials at all budgets of one architecture, as the original API: ``(fixed_stat,
+        computed_stat)`` with ``computed_stat[epochs]`` a list of one entry per trial; entries
+        are read by key (as the original's dicts) or by attribute."""
+        if not isinstance(module_hash, str):
+            raise InvalidArchitectureError(f"get_metrics_from_hash takes a module hash (32 hex digits), got "
+                                           f"{type(module_hash).__name__}")
         row = self._row_of(module_hash)
         position = row if self.positions is None else int(self.positions[row])
         cell = unique_cells().cell(position)
