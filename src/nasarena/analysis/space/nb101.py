@@ -13,7 +13,7 @@ from .cost import CostSize, cost_and_size
 from .data import SpaceData, accuracy_metric, space_data
 from .depth_width import DepthWidth, depth_and_width
 from .distributions import Distributions, distributions
-from .encoded import NUM_POINTS, encoded_space
+from .encoded import NUM_LABELLINGS, NUM_POINTS, encoded_space
 from .locality import autocorrelation, distance_to_points, fitness_distance, random_walk
 from .oneshot import OneShotSpaces, oneshot_spaces
 from .operations import Replacement, replacements
@@ -124,7 +124,7 @@ def locality(data: SpaceData, settings: Settings) -> Locality:
     return Locality("test (mean over trials)" if data.trials > 1 else "test", shifts, correlation, distances, fdc,
                     mean_by_distance, best, int(space.labelled_per_row[best]), int(space.points_per_row[best]),
                     error, source, top, int(space.points_per_row[top].sum()), int(space.valid.sum()
-                    * 3**5), everywhere, valid, same_count, same_count_everywhere, settings)
+                    * NUM_LABELLINGS), everywhere, valid, same_count, same_count_everywhere, settings)
 
 
 @dataclass(frozen=True)
