@@ -32,6 +32,7 @@ class Distributions:
     best_test: float
     named: list[NamedCell]
     valid_test_r: float | None
+    valid_test_spearman: float | None
     cells_with_test: int
 
     def to_dict(self) -> dict:
@@ -44,7 +45,8 @@ class Distributions:
             "noise_std_median_by_fidelity": {str(f): float(np.median(s)) for f, s in self.noise.items()},
             "best": {"row": self.best_row, "test_accuracy": self.best_test, "paper": PAPER["best_test"]},
             "named_cells": [vars(cell) for cell in self.named],
-            "valid_test_correlation": {"ours": self.valid_test_r, "paper": PAPER["valid_test_r"]},
+            "valid_test_correlation": {"ours": self.valid_test_r, "ours_spearman": self.valid_test_spearman,
+                                       "paper": PAPER["valid_test_r"]},
         }
 
 
@@ -66,7 +68,10 @@ def distributions(data: SpaceData) -> Distributions:
         named.append(NamedCell(name, cell.row, value, rank,
                                None if rank is None else 100.0 * rank / len(order), PAPER.get(name)))
     both = known & np.isfinite(data.valid)
-    r = None
+    r = rho = None
     if both.sum() > 2 and not data.same_draw:
+        from scipy.stats import spearmanr
+
         r = float(np.corrcoef(data.valid[both], data.test[both])[0, 1])
-    return Distributions(ecdfs, noise, best, float(data.test[best]), named, r, int(known.sum()))
+        rho = float(spearmanr(data.valid[both], data.test[both]).statistic)
+    return Distributions(ecdfs, noise, best, float(data.test[best]), named, r, rho, int(known.sum()))
