@@ -15,18 +15,23 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from typer.testing import CliRunner  # noqa: E402
+from typer.testing import CliRunner
 
-from nasarena.cli.main import app  # noqa: E402
-from nasarena.errors import InvalidArchitectureError, InvalidSettingError, UnknownNameError  # noqa: E402
-from nasarena.oneshot import OPTIMIZERS, SearchSettings, quick_settings, read_records  # noqa: E402
-from nasarena.oneshot.lookup import Nb101Lookup  # noqa: E402
-from nasarena.oneshot.run import read_weights, run_search  # noqa: E402
-from nasarena.oneshot.supernet import ArchitectureWeights, PathWeights, Supernet  # noqa: E402
-from nasarena.spaces.oneshot import OneShotArch, discretize_arch  # noqa: E402
+from nasarena.cli.main import app
+from nasarena.errors import (
+    DataFileError,
+    InvalidArchitectureError,
+    InvalidSettingError,
+    UnknownNameError,
+)
+from nasarena.oneshot import OPTIMIZERS, SearchSettings, quick_settings, read_records
+from nasarena.oneshot.lookup import Nb101Lookup
+from nasarena.oneshot.run import read_weights, run_search
+from nasarena.oneshot.supernet import ArchitectureWeights, PathWeights, Supernet
+from nasarena.spaces.oneshot import OneShotArch, discretize_arch
 
 SPACE = "nb1shot1-1"
-TINY = dict(cells_per_stack=1, subset=20, epochs=2)
+TINY = {"cells_per_stack": 1, "subset": 20, "epochs": 2}
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +40,7 @@ def data():
 
     try:
         return load_cifar10(image_size=16, subset=20)
-    except Exception as error:  # the shared data is not on every machine
+    except DataFileError as error:  # the shared data is not on every machine
         pytest.skip(f"CIFAR-10 not available: {error}")
 
 

@@ -21,7 +21,7 @@ import itertools
 import torch
 
 from ..errors import unknown_name
-from ..spaces.oneshot import OneShotArch, discretize_arch
+from ..spaces.oneshot import OneShotArch, discretize_arch, oneshot_space
 from .controller import Controller
 from .names import OPTIMIZERS
 from .search import Batch, OneShotSearch
@@ -157,8 +157,6 @@ class GDAS(DARTS):
 
 def uniform_architecture(space: str, generator: torch.Generator) -> OneShotArch:
     """An architecture with each block's parent set, op and the output's parent set uniform."""
-    from ..spaces.oneshot import oneshot_space
-
     definition = oneshot_space(space)
 
     def pick(options):

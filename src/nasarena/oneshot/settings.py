@@ -140,6 +140,6 @@ def paper_settings(optimizer: str = "darts", space: str = "nb1shot1-3", **change
 def quick_settings(optimizer: str = "darts", space: str = "nb1shot1-3", **changes) -> SearchSettings:
     """A CPU configuration: 4 channels, 16 x 16 images, 50 images per class, 2 epochs, small final
     sampling for Random-WS and ENAS. Minutes, not GPU days; regret numbers are not the paper's."""
-    quick = dict(epochs=2, channels=4, image_size=16, subset=50, batch_size=32, samples=20, screen_batches=1,
-                 finalists=2, controller_hidden=16)
+    quick = {"epochs": 2, "channels": 4, "image_size": 16, "subset": 50, "batch_size": 32, "samples": 20,
+             "screen_batches": 1, "finalists": 2, "controller_hidden": 16}
     return SearchSettings(space=space, optimizer=optimizer, **quick).replace(**changes)

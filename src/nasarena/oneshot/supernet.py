@@ -169,7 +169,10 @@ class ArchitectureWeights(nn.Module):
         super().__init__()
         self.space = oneshot_space(space)
         n = self.space.num_blocks
-        draw = lambda *shape: nn.Parameter(1e-3 * torch.randn(*shape, generator=generator))  # noqa: E731
+
+        def draw(*shape: int) -> nn.Parameter:
+            return nn.Parameter(1e-3 * torch.randn(*shape, generator=generator))
+
         self.alpha = nn.ParameterList(draw(j) for j in range(1, n + 1))
         self.beta = draw(n, len(self.space.ops))
         self.gamma = draw(n + 1)

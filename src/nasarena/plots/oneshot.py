@@ -14,7 +14,15 @@ import pandas as pd
 
 from ..oneshot.summary import collect, curves, final_table
 from . import html
-from .axes import LEGEND_WIDTH, PANEL_HEIGHT, PANEL_WIDTH, REGRET_LABEL, log_limits, outside_legend, set_log
+from .axes import (
+    LEGEND_WIDTH,
+    PANEL_HEIGHT,
+    PANEL_WIDTH,
+    REGRET_LABEL,
+    log_limits,
+    outside_legend,
+    set_log,
+)
 from .backend import new_figure, require_matplotlib, save_figure
 from .style import Style, publication
 
