@@ -11,6 +11,15 @@ objects (cached encodings).
 For artefacts with a prediction table (``tabulate=True``) the same run also measures the same
 artefact with its table removed (queries answered by the models), and ``--compare`` prints the
 held-out fit metrics of the NB101 built-ins on the cells none of them was fitted on.
+
+``--large-spaces``: the DARTS and FBNet spaces have no built-in surrogate (no real training data
+may be embedded) and no table, so every batch goes through the models. A surrogate of built-in
+size (5 XGBoost members with the NB201 built-in's settings, plus the runtime model) is fitted on
+``LARGE_FIT_ARCHITECTURES`` sampled architectures with a synthetic accuracy (a fixed function of
+the encoding: speed does not depend on what was learnt), then ``query_batch`` of sampled
+architecture objects is timed, split into encoding and forest walk, against the per-architecture
+encoding path it replaced. CPU seconds (``process_time``) are reported beside wall seconds: on a
+shared machine they are what one idle core would take.
 """
 
 from __future__ import annotations
@@ -22,7 +31,7 @@ import time
 import numpy as np
 
 from nasarena.benchmarks.surrogate import SurrogateBenchmark, load_builtin
-from nasarena.surrogates.builtin import BUILTINS, nb101_lite_data
+from nasarena.surrogates.builtin import BUILTINS, XGB_SETTINGS, nb101_lite_data
 from nasarena.surrogates.metrics import fit_metrics
 from nasarena.surrogates.spaces import finite_index
 
@@ -96,6 +105,65 @@ def table_versus_models(name: str, batch_rows: int) -> dict:
     return measured
 
 
+LARGE_FIT_ARCHITECTURES = 3_000
+
+
+def large_space_surrogate(space_name: str) -> SurrogateBenchmark:
+    """A built-in-size XGBoost surrogate of ``space_name`` fitted on synthetic accuracies (see the module)."""
+    import pandas as pd
+
+    from nasarena.surrogates.data import training_data_from_frame
+    from nasarena.surrogates.fitting import fit_surrogate
+    from nasarena.surrogates.settings import FitSettings
+    from nasarena.surrogates.spaces import space_by_name
+
+    space = space_by_name(space_name)
+    rng = np.random.default_rng(0)
+    archs = [space.sample(rng) for _ in range(LARGE_FIT_ARCHITECTURES)]
+    x = np.stack([space.encode(a, "one_hot") for a in archs])
+    weights = np.random.default_rng(1).normal(size=x.shape[1])
+    score = x @ weights / np.sqrt(x.shape[1])
+    frame = pd.DataFrame({"arch": [space.to_text(a) for a in archs],
+                          "valid_accuracy": 0.85 + 0.1 / (1 + np.exp(-score)) + rng.normal(0, 0.005, len(archs)),
+                          "cost_seconds": 1000 + 500 * (x @ np.abs(weights)) / x.shape[1], "fidelity": 100})
+    data = training_data_from_frame(frame, space)
+    artifact = fit_surrogate(data, space_name, f"{space_name}-xgb-v0.1", FitSettings("xgb", 5, 0,
+                                                                                     model_settings=XGB_SETTINGS))
+    return SurrogateBenchmark(artifact)
+
+
+def timed(call) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process) of one call."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    call()
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def large_spaces(batch_rows: int) -> None:
+    """Batch throughput of the model path in the DARTS and FBNet spaces (see the module)."""
+    print(f"model path, {batch_rows:,} sampled architectures per batch (architectures per second, wall / CPU):")
+    for space_name in ("darts", "fbnet"):
+        bench = large_space_surrogate(space_name)
+        rng = np.random.default_rng(2)
+        archs = [bench.space.sample(rng) for _ in range(batch_rows)]
+        encoder = bench._encoder
+        ensemble = bench._ensembles[bench.artifact.fidelity]
+        x = encoder.encode_many(archs)
+        encode = timed(lambda: encoder.encode_many(archs))
+        one_by_one = archs[: max(1, batch_rows // 20)]
+        old = timed(lambda: np.stack([np.asarray(bench.space.encode(a, encoder.kind), dtype=np.float32)
+                                      for a in one_by_one]))
+        forest = timed(lambda: ensemble.predict(x))
+        runtime = timed(lambda: bench.artifact.runtime_model.predict(x, 100))
+        whole = timed(lambda: bench.query_batch(archs, rng=np.random.default_rng(3)))
+
+        def rate(seconds, rows=batch_rows):
+            return f"{rows / seconds[0]:>10,.0f} / {rows / seconds[1]:>10,.0f}"
+        print(f"  {space_name:6s} query_batch {rate(whole)}   encoding {rate(encode)} (one at a time, as before: "
+              f"{rate(old, len(one_by_one))})   accuracy ensemble {rate(forest)}   runtime model {rate(runtime)}",
+              flush=True)
+
+
 def heldout_comparison(names) -> None:
     """Fit metrics of NB101 built-ins on the nb101-lite cells outside all their training data."""
     _, (held_out,) = nb101_lite_data()  # the 373,624 cells outside the 50,000 (the GIN's 25,000 are nested)
@@ -112,7 +180,11 @@ def main() -> None:
     parser.add_argument("names", nargs="*", default=list(BUILTINS))
     parser.add_argument("--rows", type=int, default=100_000, help="rows of the batch measurements")
     parser.add_argument("--compare", action="store_true", help="held-out metrics of the NB101 built-ins")
+    parser.add_argument("--large-spaces", action="store_true", help="model path of DARTS and FBNet surrogates only")
     options = parser.parse_args()
+    if options.large_spaces:
+        large_spaces(options.rows)
+        return
     if options.compare:
         heldout_comparison([n for n in BUILTINS if n.startswith("nb101-") and "slice" not in n])
     print(f"{'surrogate':24s} {'load s':>7s} {'query new':>10s} {'cached':>8s} {'baseline':>9s}   "

@@ -16,6 +16,7 @@ computed from that table: they describe exactly what the benchmark answers.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -74,12 +75,42 @@ def fit_surrogate(
     )
     if settings.tabulate:
         artifact.prediction_table = tabulate(ensembles, runtime, finite_index(space_name), encoder.kind)
-    validations: list[Validation] = list(evaluate(artifact, data, split.test, "test split", encoder, x[split.test]))
+    _measure(artifact, encoder, data, x, held_out)
+    return artifact
+
+
+def add_prediction_table(artifact: SurrogateArtifact, data: TrainingData,
+                         held_out: Sequence[HeldOutData] = ()) -> SurrogateArtifact:
+    """``artifact`` with every architecture's predictions tabulated from its own models, which stay
+    untouched, and its validations and optimum recomputed from the table: what :func:`fit_surrogate`
+    with ``tabulate=True`` returns for the same models. ``data`` and ``held_out`` are the ones it was
+    fitted and validated on (checked against the recorded digest), so tabulating an existing
+    artefact needs no refit (a refit of boosted trees on another machine may differ in the last bit)."""
+    index = finite_index(artifact.space)
+    if index is None:
+        raise ValueError(f"{artifact.name}: the {artifact.space} space cannot be enumerated, so it has no table")
+    if data.sha256 != artifact.data.sha256:
+        raise ValueError(f"{artifact.name} was fitted on data with sha256 {artifact.data.sha256}, not on the "
+                         f"given data ({data.sha256}): pass the recipe's own data")
+    ensembles = {fidelity: artifact.ensemble(fidelity) for fidelity in artifact.fidelities}
+    settings = replace(artifact.settings, tabulate=True) if artifact.settings is not None else None
+    tabulated = replace(artifact, settings=settings,
+                        prediction_table=tabulate(ensembles, artifact.runtime_model, index, artifact.encoding))
+    _measure(tabulated, ArchitectureEncoder(space_by_name(artifact.space), artifact.encoding), data, None, held_out)
+    return tabulated
+
+
+def _measure(artifact: SurrogateArtifact, encoder: ArchitectureEncoder, data: TrainingData, x: np.ndarray | None,
+             held_out: Sequence[HeldOutData]) -> None:
+    """Set the artefact's validations (test split, then each held-out set) and optimum; ``x``, the
+    data's encodings, may be None when the artefact has a prediction table (not needed then)."""
+    split = artifact.data.split
+    validations: list[Validation] = list(evaluate(artifact, data, split.test, "test split", encoder,
+                                                  None if x is None else x[split.test]))
     for extra in held_out:
         validations.extend(evaluate(artifact, extra.data, np.arange(len(extra.data)), extra.name, encoder))
     artifact.validations = tuple(validations)
     artifact.optimum = find_optimum(artifact, encoder, data, x)
-    return artifact
 
 
 def fit_ensembles(space, settings: FitSettings, x: np.ndarray, data: TrainingData, train, validation) -> dict:
