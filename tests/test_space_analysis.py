@@ -176,8 +176,8 @@ def test_slice_replacement_mean_against_per_cell_lookups(slice_data):
             changes.append(100 * (b - benchmark.query(cell.hash).valid_accuracy))
     in_first = np.isin(sources, benchmark.positions[:4000]) & both
     assert len(changes) == in_first.sum() > 50
-    assert np.mean(changes) == pytest.approx(100 * np.mean(data.valid[targets][in_first] - data.valid[sources][in_first]),
-                                             abs=1e-4)
+    expected = 100 * np.mean(data.valid[targets][in_first] - data.valid[sources][in_first])
+    assert np.mean(changes) == pytest.approx(expected, abs=1e-4)
     assert -2.0 < ours < -0.5  # the paper: -1.16 pp
 
 
@@ -189,7 +189,8 @@ def test_slice_best_cell_and_pareto_front(slice_data):
     cost, accuracy = data.cost[rows], data.valid[rows]
     front = set(pareto_front(cost, accuracy).tolist())
     dominated = {i for i in range(len(rows)) for j in range(len(rows))
-                 if cost[j] <= cost[i] and accuracy[j] >= accuracy[i] and (cost[j] < cost[i] or accuracy[j] > accuracy[i])}
+                 if cost[j] <= cost[i] and accuracy[j] >= accuracy[i]
+                 and (cost[j] < cost[i] or accuracy[j] > accuracy[i])}
     assert front == set(range(len(rows))) - dominated
 
 

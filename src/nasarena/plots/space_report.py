@@ -142,7 +142,8 @@ def _distribution_section(analysis: SpaceAnalysis, figures: _Figures) -> list[st
         html.heading("Distributions (NB101 Fig. 2)"),
         figures.add(figure, "distributions",
                     f"Left: ECDFs of train/validation/test accuracy of all {dist.cells_with_test:,} cells with a value "
-                    f"({_kind(analysis)} values, {analysis.data.fidelities[-1]} epochs, mean over the {analysis.data.trials} "
+                    f"({_kind(analysis)} values, {analysis.data.fidelities[-1]} epochs, mean over the "
+                    f"{analysis.data.trials} "
                     f"trial(s) of the data). {noise_text}"),
         html.table(["quantity", "row", "ours", "paper", "why they may differ"], rows,
                    caption="Best and hand-designed cells (test accuracy at 108 epochs)."),
@@ -195,7 +196,8 @@ def _cost_section(analysis: SpaceAnalysis, figures: _Figures) -> list[str]:
         html.heading("Cost and size (NB101 Fig. 3)"),
         figures.add(figure, "cost_and_size",
                     f"Left: training time (108 epochs) against trainable parameters (exact), coloured by {cost.metric} "
-                    f"accuracy ({_kind(analysis)}). Right: {cost.metric} accuracy against training time with the Pareto front, the "
+                    f"accuracy ({_kind(analysis)}). Right: {cost.metric} accuracy against training time with the "
+                    "Pareto front, the "
                     f"{len(cost.neighbours)} valid 1-edit neighbours of the Inception-like cell, and the named cells "
                     f"(where this table has them). {time_kind}; {plotted}."),
         html.paragraph(f"Pareto front: {len(cost.front)} cells. {named}. Spearman correlation of parameters and "
@@ -228,7 +230,8 @@ def _operations_section(analysis: SpaceAnalysis, figures: _Figures) -> list[str]
     return [
         html.heading("Operations (NB101 Fig. 4)"),
         figures.add(figure, "operations",
-                    f"Change of {analysis.operations_metric} accuracy ({_kind(analysis)}, 108 epochs, percentage points, clipped to "
+                    f"Change of {analysis.operations_metric} accuracy ({_kind(analysis)}, 108 epochs, percentage "
+                    "points, clipped to "
                     "+-10) when one op of a cell is replaced by another: every cell containing the first op, every "
                     "position (a join on hashes over the whole table)."),
         html.table(["replacement", "pairs (acc.)", "mean acc. change (pp)", "paper (pp)", "pairs (real time)",
@@ -260,7 +263,8 @@ def _depth_width_section(analysis: SpaceAnalysis, figures: _Figures) -> list[str
     return [
         html.heading("Depth and width (NB101 Fig. 5)"),
         figures.add(figure, "depth_width",
-                    f"Mean {dw.metric} accuracy ({_kind(analysis)}, 108 epochs) and training time per depth (edges on the longest "
+                    f"Mean {dw.metric} accuracy ({_kind(analysis)}, 108 epochs) and training time per depth (edges "
+                    "on the longest "
                     "input-output path) and width (maximum directed cut: edges leaving a predecessor-closed vertex "
                     "set that holds the input). Time bars: measured times only, and with modelled times included."),
         html.table(["depth", *header[1:]], rows(dw.by_depth)),
@@ -315,12 +319,14 @@ def _locality_section(analysis: SpaceAnalysis, figures: _Figures) -> list[str]:
     return [
         html.heading("Locality (NB101 Fig. 6)"),
         figures.add(figure, "locality",
-                    f"Left: random-walk autocorrelation of {local.accuracy} accuracy ({_kind(analysis)}, 108 epochs) over "
+                    f"Left: random-walk autocorrelation of {local.accuracy} accuracy ({_kind(analysis)}, 108 epochs) "
+                    "over "
                     f"{s.walk_chains} seeded walks of {s.walk_steps:,} steps through valid cells (seed {s.seed}), "
                     f"against sqrt(shift); fitness-distance correlation around the best cell over {s.fdc_samples:,} "
                     f"points reached by 1-{s.fdc_max_steps} random changes from its encodings (correlation of "
                     "accuracy and exact edit distance among points within distance d). Right: exact share of the "
-                    "encoded space within each distance of the closest top graph (the graphs within 2 standard errors of "
+                    "encoded space within each distance of the closest top graph (the graphs within 2 standard "
+                    "errors of "
                     "the best, and our best cells as many as the paper's top graphs)."),
         html.table(["quantity", "ours", "paper", "how"], rows, caption="Rarity of the top (Sec. 3.4)."),
         html.paragraph(f"Valid encoded points: {local.valid_points:,} of 509,607,936 (the rest prune to too many "
@@ -365,7 +371,8 @@ def _oneshot_section(analysis: SpaceAnalysis, figures: _Figures) -> list[str]:
              _pct(v["median_test_error"]), _pct(v["min_test_error"])] for name, v in spaces.to_dict().items()]
     return [heading,
             figures.add(figure, "nb1shot1_spaces",
-                        f"ECDF of test error (1 - test accuracy, {_kind(analysis)}, 108 epochs, mean over the trials of "
+                        f"ECDF of test error (1 - test accuracy, {_kind(analysis)}, 108 epochs, mean over the trials "
+                        "of "
                         f"{analysis.data.name}) of every architecture of the three NB-1Shot1 spaces, with and without "
                         "loose ends (architectures the table lacks are left out)."),
             html.table(["space", "architectures", "paper", "with a value", "median test error", "best test error"],
@@ -429,7 +436,8 @@ def write_nb201_report(analysis, out_dir: Path, started: float | None = None) ->
         right.set(xlabel="edges whose op differs from the best cell", ylabel=f"mean {a.metric} accuracy",
                   ylim=(float(np.nanmin(a.fdc["mean_accuracy"])) - 0.02, None))
         second = figures.add(figure, "nb201_locality",
-                             f"Left: random-walk autocorrelation (seed {a.seed}, 100 walks of 2,000 op changes) and the "
+                             f"Left: random-walk autocorrelation (seed {a.seed}, 100 walks of 2,000 op changes) and "
+                             "the "
                              "exact fitness-distance correlation around the best cell. Right: mean accuracy of all "
                              "cells at each distance from the best (exact).")
     rows = [[f"{source} -> {target}", f"{int(r.pairs):,}", _num(r.mean_accuracy_change_pp),
