@@ -258,3 +258,21 @@ def test_point18_one_tick_format_on_every_log_axis():
     assert [tick_label(v) for v in (0.001, 0.005, 0.1, 1000, 10000, 100000)] == \
         ["0.001", "0.005", "0.1", "1000", "10000", "100000"]
     assert tick_label(1e7) == "$10^{7}$" and tick_label(1e-5) == "$10^{-5}$"
+
+
+def test_point11_a_report_that_fails_part_way_writes_nothing(experiment, tmp_path, monkeypatch):
+    import nasarena.plots.report as report_module
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("drawing failed")
+
+    monkeypatch.setattr(report_module, "hypervolume_gap_boxplots", broken)  # after several figures are drawn
+    out = tmp_path / "report"
+    with pytest.raises(RuntimeError, match="drawing failed"):
+        write_report(experiment, out)
+    assert list(tmp_path.iterdir()) == []  # no report folder, no staging folder left behind
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(RuntimeError):
+        write_report(experiment, out)
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]

@@ -10,10 +10,13 @@ the report was made.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import re
 import shlex
+import shutil
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -28,6 +31,7 @@ from ..analysis.attainment import attainment_surfaces, eaf_difference
 from ..analysis.curves import incumbent_curves
 from ..analysis.ecdf import final_regret_ecdfs, repetition_subsamples
 from ..analysis.trajectories import RUN_KEYS, final_results, label, monotone_fronts
+from ..errors import OutputError
 from ..io.files import atomic_write_bytes
 from ..runner.experiment import RUNS_DIR, load_results
 from . import html
@@ -69,6 +73,35 @@ def write_report(results_dir: Path, out_dir: Path, pairs: Sequence[tuple[str, st
         raise ValueError(f"no finished runs in {results_dir / RUNS_DIR}")
     experiment = describe_experiment(results_dir, raw)
     _check_pairs(pairs, experiment.labels)
+    staging = _staging_folder(out_dir)
+    try:
+        return _write(results_dir, out_dir, staging, raw, experiment, pairs, levels, k_subsample, seed, command)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)  # the folder this call created, emptied by a successful move
+
+
+def _staging_folder(out_dir: Path) -> Path:
+    """A new hidden sibling of ``out_dir`` that the report is drawn into before it is moved in,
+    so a failure part-way leaves ``out_dir`` as it was (an unwritable location fails here)."""
+    try:
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(dir=out_dir.parent, prefix=f".{out_dir.name}.partial-"))
+    except OSError as error:
+        raise OutputError(f"cannot write the report to {out_dir}: {error.strerror or error}") from None
+
+
+def _move_into(staging: Path, out_dir: Path) -> None:
+    """Every file drawn in ``staging`` into ``out_dir`` (other files there are kept), report.html last."""
+    files = sorted((p for p in staging.rglob("*") if p.is_file()), key=lambda p: p.name == REPORT_FILE)
+    for path in files:
+        target = out_dir / path.relative_to(staging)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(path, target)
+
+
+def _write(results_dir: Path, out_dir: Path, staging: Path, raw: pd.DataFrame, experiment: ExperimentDescription,
+           pairs, levels, k_subsample, seed, command) -> Path:
+    """Draw the report into ``staging``, then move it into ``out_dir``."""
     results = _with_experiment_labels(raw)
     style = Style.for_labels(experiment.labels)
     final = final_results(results)
@@ -76,7 +109,7 @@ def write_report(results_dir: Path, out_dir: Path, pairs: Sequence[tuple[str, st
     normalization = Normalization(time_bounds=(0.0, experiment.budget_seconds or float(results["sim_time"].max())))
     fronts = _front_rows(results)
     volumes = run_hypervolumes(fronts, normalization)
-    figures = _Figures(out_dir / FIGURES_DIR)
+    figures = _Figures(staging / FIGURES_DIR)
     words = regret_name(experiment.benchmarks)  # "test regret", or what else regret is measured on
     body = [
         *_provenance(command),
@@ -113,9 +146,10 @@ def write_report(results_dir: Path, out_dir: Path, pairs: Sequence[tuple[str, st
         *_setup_tables(final_results(raw), run_hypervolumes(_front_rows(raw), normalization)),
         *_versions_section(),
     ]
-    report = out_dir / REPORT_FILE
-    atomic_write_bytes(report, html.page(f"nasarena report: {results_dir.resolve().name}", body).encode("utf-8"))
-    return report
+    atomic_write_bytes(staging / REPORT_FILE,
+                       html.page(f"nasarena report: {results_dir.resolve().name}", body).encode("utf-8"))
+    _move_into(staging, out_dir)
+    return out_dir / REPORT_FILE
 
 
 @dataclass(frozen=True)
