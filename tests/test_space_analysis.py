@@ -318,3 +318,14 @@ def test_sampled_study_estimates_the_exact_mean_within_its_standard_error():
     numbers = result.to_dict()["predicted_accuracy"]
     assert abs(numbers["mean"] - accuracy.mean()) < 4 * numbers["standard_error"]
     assert result.to_dict()["samples"] == 400 and len(result.autocorrelation) == 18
+
+
+def test_cli_refuses_a_file_as_output_folder(tmp_path):
+    from typer.testing import CliRunner
+
+    from nasarena.cli.main import app
+
+    target = tmp_path / "taken.txt"
+    target.write_text("not ours")
+    result = CliRunner().invoke(app, ["analyze", "nb201-cifar10", "--out", str(target)])
+    assert result.exit_code == 2 and "is a file" in result.output and target.read_text() == "not ours"

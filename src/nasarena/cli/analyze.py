@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from ..errors import InvalidSettingError
+from ..errors import InvalidSettingError, OutputError
 
 
 def analyze_command(
@@ -32,6 +32,8 @@ def analyze_command(
     from ..plots.space_report import write_nb201_report, write_sampled_report, write_space_report
     from .progress import spinner
 
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"--out {out} is a file; give a folder for space_report.html and figures/")
     started = time.perf_counter()
     options = {} if path is None else {"path": str(path)}
     loaded = load_benchmark(benchmark, **options)
