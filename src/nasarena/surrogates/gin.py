@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .models import MODELS, SurrogateModel
+from .models import SurrogateModel
 
 REGRESSION_LOSSES = ("mse", "l1")
 READOUTS = ("mean", "sum")
@@ -393,5 +393,3 @@ def _as_tensors(torch, graphs: GraphArrays, target: np.ndarray | None = None) ->
     tensors = (torch.from_numpy(graphs.messages), torch.from_numpy(graphs.inputs), torch.from_numpy(graphs.real))
     return tensors if target is None else (*tensors, torch.from_numpy(target))
 
-
-MODELS[GINModel.name] = GINModel

@@ -13,6 +13,8 @@ import warnings
 from abc import ABC, abstractmethod
 import numpy as np
 
+from ..registry import Registry
+
 
 class SurrogateModel(ABC):
     """fit(X, y[, X_val, y_val]) then predict(X); y is validation accuracy in [0, 1]."""
@@ -183,18 +185,22 @@ class PathMLPModel(SurrogateModel):
         return self.model.predict(x)
 
 
-MODELS: dict[str, type[SurrogateModel]] = {
-    cls.name: cls
-    for cls in (XGBoostModel, LightGBMModel, RandomForestModel, EpsilonSVRModel, NuSVRModel, NGBoostModel,
-                PathMLPModel)
-}
+#: Every surrogate model by name (one registry for the name, its class and the unknown-name error);
+#: the GIN's module is imported only when the GIN is asked for.
+MODELS = Registry("surrogate model", {
+    "xgb": "nasarena.surrogates.models:XGBoostModel",
+    "lgb": "nasarena.surrogates.models:LightGBMModel",
+    "rf": "nasarena.surrogates.models:RandomForestModel",
+    "svr": "nasarena.surrogates.models:EpsilonSVRModel",
+    "nu-svr": "nasarena.surrogates.models:NuSVRModel",
+    "ngb": "nasarena.surrogates.models:NGBoostModel",
+    "mlp": "nasarena.surrogates.models:PathMLPModel",
+    "gin": "nasarena.surrogates.gin:GINModel",
+})
 
 
 def model_class(name: str) -> type[SurrogateModel]:
-    try:
-        return MODELS[name]
-    except KeyError:
-        raise KeyError(f"unknown surrogate model {name!r}; available: {', '.join(sorted(MODELS))}") from None
+    return MODELS[name]
 
 
 def make_model(name: str, seed: int = 0, **settings) -> SurrogateModel:
@@ -217,5 +223,3 @@ class Ensemble:
         predictions = np.stack([model.predict(x) for model in self.models])
         return predictions.mean(axis=0), predictions.std(axis=0)
 
-
-from . import gin as _gin  # noqa: E402,F401  (registers "gin" in MODELS; torch is imported only on use)
