@@ -26,6 +26,20 @@ class Registry(Mapping[str, object]):
         self._targets = dict(targets)
         self._loaded: dict[str, object] = {}
 
+    def add(self, name: str, target: str | object) -> None:
+        """Register ``name`` (a plug-in): a ``"module:attribute"`` string or the object itself."""
+        if name in self._targets:
+            raise ValueError(f"{self.kind} {name!r} is registered already")
+        self._targets[name] = target if isinstance(target, str) else f"<{self.kind} {name}>"
+        if not isinstance(target, str):
+            self._loaded[name] = target
+
+    def remove(self, name: str) -> None:
+        """Forget a registered name (a plug-in's tests clean up with it)."""
+        self.target(name)
+        del self._targets[name]
+        self._loaded.pop(name, None)
+
     def target(self, name: str) -> str:
         """The ``"module:attribute"`` of ``name`` (without importing it)."""
         try:

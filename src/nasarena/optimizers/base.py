@@ -32,7 +32,7 @@ import math
 from abc import ABCMeta, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import ClassVar, cast
 
 import numpy as np
 
@@ -143,7 +143,7 @@ class _SettingsChecked(ABCMeta):
     """Checks an optimizer's keyword settings against its ``SETTINGS`` before ``__init__`` runs."""
 
     def __call__(cls, space, seed: int | np.random.Generator = 0, **settings):
-        check_settings(cls, settings)
+        check_settings(cast("type[Optimizer]", cls), settings)
         return super().__call__(space, seed, **settings)
 
 
@@ -218,7 +218,7 @@ def check_settings(cls: type[Optimizer], settings: Mapping[str, object]) -> None
             raise unknown_name("setting", key, names, owner=f"of optimizer {cls.name!r}")
         rule = cls.SETTINGS.get(key)
         problem = None if rule is None else rule.problem(value)
-        if problem is not None:
+        if rule is not None and problem is not None:
             raise InvalidSettingError(f"optimizer {cls.name!r}: setting {key}={value!r} is {problem}; "
                                       f"{key} must be {rule.accepted()}")
 
