@@ -26,6 +26,7 @@ REPORT_FILE = "space_report.html"
 JSON_FILE = "space_analysis.json"
 FIGURES_DIR = "figures"
 PLOT_POINTS = 30_000  # scatter plots draw at most this many cells (a seeded subsample)
+RWA_FADED = 0.05  # an autocorrelation below this counts as faded into the walk's noise
 COLOURS = (*KNOWN_COLOURS.values(), *SPARE_COLOURS)
 
 
@@ -276,6 +277,15 @@ def _depth_width_section(analysis: SpaceAnalysis, figures: _Figures) -> list[str
     ]
 
 
+def _rwa_sentence(local) -> str:
+    """Where our autocorrelation fades, beside the paper's 'indistinguishable from noise beyond about 6'."""
+    faded = np.flatnonzero(np.nan_to_num(local.autocorrelation, nan=0.0) < RWA_FADED)
+    where = (f"first falls below {RWA_FADED} at sqrt(shift) = {np.sqrt(local.shifts[faded[0]]):.1f}" if len(faded)
+             else f"stays above {RWA_FADED} up to sqrt(shift) = {np.sqrt(local.shifts[-1]):.1f}")
+    return (f"Random-walk autocorrelation {where} (the paper: indistinguishable from noise beyond a distance of "
+            "about 6).")
+
+
 def _locality_section(analysis: SpaceAnalysis, figures: _Figures) -> list[str]:
     local = analysis.locality
     if local is None:
@@ -329,6 +339,7 @@ def _locality_section(analysis: SpaceAnalysis, figures: _Figures) -> list[str]:
                     "errors of "
                     "the best, and our best cells as many as the paper's top graphs)."),
         html.table(["quantity", "ours", "paper", "how"], rows, caption="Rarity of the top (Sec. 3.4)."),
+        html.paragraph(_rwa_sentence(local)),
         html.paragraph(f"Valid encoded points: {local.valid_points:,} of 509,607,936 (the rest prune to too many "
                        "edges or disconnect the output).", "muted"),
     ]
