@@ -9,6 +9,12 @@ prints, per cell, the live validation/test accuracy and measured seconds next to
 real 200-epoch CIFAR-10 test accuracy (the embedded ``nb201-cifar10`` benchmark), then the
 Kendall tau between the two: how far a few CPU minutes per cell rank cells like the full
 protocol does. Results are kept in the store, so a second run prints at once.
+
+Measured (defaults, 2 shared CPU cores, one thread): 53 s per cell; every cell reached 33.6-35.6 %
+test accuracy, and the Kendall tau against NB201 is -0.03 over 12 cells: at 8 channels, one cell
+per stage, 16x16 images, 2,500 training images and 4 epochs the residual reduction blocks carry
+the network and the cell does not matter yet (even cells whose output is cut off score alike).
+The live path works end to end; ranking like NB201 needs more of its scale than a CPU minute.
 """
 
 from __future__ import annotations
