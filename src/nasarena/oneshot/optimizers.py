@@ -49,8 +49,11 @@ class DARTS(OneShotSearch):
             return self.relaxed_path(epoch)
 
     def architecture_step(self, epoch: int, train: Batch, valid: Batch | None) -> None:
-        self.arch_optimizer.zero_grad(set_to_none=True)
-        self.loss(self.supernet(valid[0], self.relaxed_path(epoch)), valid[1]).backward()
+        params = list(self.arch.parameters())
+        loss = self.loss(self.supernet(valid[0], self.relaxed_path(epoch)), valid[1])
+        grads = torch.autograd.grad(loss, params, allow_unused=True)  # no weight gradients: not needed here
+        for p, g in zip(params, grads):
+            p.grad = g if g is not None else torch.zeros_like(p)
         self.arch_optimizer.step()
 
     def final_architecture(self, epoch: int) -> OneShotArch:
