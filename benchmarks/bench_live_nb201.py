@@ -13,7 +13,8 @@ protocol does. Results are kept in the store, so a second run prints at once.
 Measured (defaults, 2 shared CPU cores, one thread): 53 s per cell; every cell reached 33.6-35.6 %
 test accuracy, and the Kendall tau against NB201 is -0.03 over 12 cells: at 8 channels, one cell
 per stage, 16x16 images, 2,500 training images and 4 epochs the residual reduction blocks carry
-the network and the cell does not matter yet (even cells whose output is cut off score alike).
+the network and the cell does not matter yet (a cell that only average-pools its input scores
+alike: 35.3 %, NB201 75.6 %).
 The live path works end to end; ranking like NB201 needs more of its scale than a CPU minute.
 """
 
