@@ -393,3 +393,14 @@ def test_point14_hash_iterator_and_metrics_like_the_original_api(tmp_path):
         bench.get_metrics_from_hash("0" * 32)
     slice_hashes = list(nasarena.benchmark("nb101-slice").hash_iterator())
     assert len(slice_hashes) == 30_001
+
+
+def test_point04_library_grid_refuses_repeated_and_negative_seeds():
+    with pytest.raises(InvalidSettingError, match="distinct"):
+        _specs([0, 0])
+    with pytest.raises(InvalidSettingError, match="2\\^63-1"):
+        _specs([-1])
+    with pytest.raises(InvalidSettingError, match="2\\^63-1"):
+        _specs([2**64])
+    with pytest.raises(InvalidSettingError, match="backend"):
+        run_experiment(_specs([0]), Path("unused"), backend="dask")

@@ -247,6 +247,9 @@ class SurrogateBenchmark(Benchmark):
             if self._index is None:
                 raise ValueError(f"{self.name}: the {self._space.name} space has no row numbers; pass architectures")
             rows = archs.astype(np.int64)
+            size = self._space.size
+            if rows.size and not (0 <= rows.min() and rows.max() < size):  # never counted from the end
+                raise InvalidArchitectureError(f"{self.name}: rows must be in 0..{size - 1}")
             return self._index.encode_rows(rows, self._encoder.kind), rows
         archs = _valid(self._read(archs))
         rows = (np.array([self._index.row(a) for a in archs], dtype=np.int64) if self._index is not None

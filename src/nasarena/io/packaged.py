@@ -73,10 +73,13 @@ def read_verified(name: str, directory: Path | None = None) -> bytes:
 def load_arrays(name: str, directory: Path | None = None) -> dict[str, np.ndarray]:
     """Arrays of a verified ``.npz`` (zip) or ``.npz.xz`` (lzma) package data file."""
     content = read_verified(name, directory)
-    if name.endswith(".xz"):
-        content = lzma.decompress(content)
-    with np.load(io.BytesIO(content)) as archive:
-        return {key: archive[key] for key in archive.files}
+    try:
+        if name.endswith(".xz"):
+            content = lzma.decompress(content)
+        with np.load(io.BytesIO(content)) as archive:
+            return {key: archive[key] for key in archive.files}
+    except (lzma.LZMAError, EOFError, OSError, ValueError) as error:  # checksum and manifest rewritten together
+        raise DataIntegrityError(f"package data file {name} cannot be decoded ({error}); reinstall nasarena") from None
 
 
 def save_arrays(

@@ -18,15 +18,17 @@ import os
 import queue as queues
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
-from ..errors import DataFileError, OutputError
+from ..errors import DataFileError, InvalidSettingError, OutputError
 from ..io.files import atomic_write_bytes
 from .claims import claim, partial_prefix, release, remove_stale_partials
 from .protocol import TRAJECTORY_COLUMNS, Budget, RunSettings, run, settings_hash
@@ -97,6 +99,12 @@ def grid(
     overrides = optimizer_settings or {}
     options = tuple(sorted((benchmark_options or {}).items()))
     seeds = list(seeds)
+    for seed in seeds:
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+            raise InvalidSettingError(f"seeds must be whole numbers from 0 to 2^63-1, got {seed!r}")
+    if len(set(seeds)) != len(seeds):
+        repeated = sorted(int(seed) for seed, count in Counter(seeds).items() if count > 1)[:5]
+        raise InvalidSettingError(f"seeds must be distinct (a repeated seed repeats a run); repeated: {repeated}")
     return [
         RunSpec(b, o, s, budget, tuple(sorted(overrides.get(o, {}).items())), run_settings, options)
         for b in benchmarks
@@ -299,7 +307,9 @@ def run_experiment(
     out = Path(out)
     runs = out / RUNS_DIR
     if backend not in ("process", "ray"):
-        raise ValueError(f"unknown backend {backend!r}; use 'process' or 'ray'")
+        raise InvalidSettingError(f"unknown backend {backend!r}; use 'process' or 'ray'")
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0):
+        raise InvalidSettingError(f"jobs must be a whole number >= 0 (0: all cores), got {jobs!r}")
     todo = pending(specs, out)
     if not todo:
         return []
