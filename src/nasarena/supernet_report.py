@@ -8,7 +8,6 @@ import numpy as np
 import pandas as pd
 
 from .analysis.supernet import SupernetScores, cluster_architectures, cluster_summary, id_rate, random_baseline
-from .io.files import atomic_write_bytes
 from .io.packaged import load_arrays, read_manifest
 
 GDAS_FILE = "nb201-gdas-supernet.npz.xz"
@@ -22,12 +21,21 @@ def embedded_gdas_scores() -> SupernetScores:
 
 def write_supernet_report(true_scores, supernet: SupernetScores, metrics: pd.DataFrame, bench, out: Path,
                           ks, cluster_threshold: float) -> Path:
+    """Write metrics.csv, clusters.csv, figures/ and report.html into ``out``; return the page's path."""
+    from .plots.staging import staged_folder
+
+    out = Path(out)
+    with staged_folder(out) as staging:  # nothing reaches ``out`` unless every file was written
+        _write(true_scores, supernet, metrics, bench, staging, ks, cluster_threshold)
+    return out / "report.html"
+
+
+def _write(true_scores, supernet: SupernetScores, metrics: pd.DataFrame, bench, out: Path, ks,
+           cluster_threshold: float) -> None:
     from .plots import html
     from .plots.backend import save_figure
     from .plots.supernet import cluster_plot, correlation_vs_id_rate, id_rate_curves
 
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     metrics.to_csv(out / "metrics.csv", index=False)
     n = len(true_scores)
     grid = np.unique(np.geomspace(1, n, 60).astype(int))
@@ -72,8 +80,7 @@ def write_supernet_report(true_scores, supernet: SupernetScores, metrics: pd.Dat
     for stem, (figure, caption) in figures.items():
         saved = save_figure(figure, out / "figures" / stem)
         body.append(html.image(saved.png, caption))
-    atomic_write_bytes(out / "report.html", html.page("Supernet evaluation", body).encode())
-    return out / "report.html"
+    (out / "report.html").write_text(html.page("Supernet evaluation", body), encoding="utf-8")
 
 
 def missing_checkpoints(checkpoints) -> list[str]:

@@ -10,13 +10,10 @@ the report was made.
 from __future__ import annotations
 
 import json
-import os
 import platform
 import re
 import shlex
-import shutil
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -31,8 +28,6 @@ from ..analysis.attainment import attainment_surfaces, eaf_difference
 from ..analysis.curves import incumbent_curves
 from ..analysis.ecdf import final_regret_ecdfs, repetition_subsamples
 from ..analysis.trajectories import RUN_KEYS, final_results, label, monotone_fronts
-from ..errors import OutputError
-from ..io.files import atomic_write_bytes
 from ..runner.experiment import RUNS_DIR, load_results
 from . import html
 from .attainment import attainment_surfaces_figure, eaf_difference_figure
@@ -41,6 +36,7 @@ from .curves import regret_over_evaluations, regret_over_time
 from .ecdfs import final_regret_ecdf, repetition_ecdfs
 from .experiment_info import ExperimentDescription, describe_experiment, seed_ranges
 from .hypervolume import hypervolume_gap_boxplots
+from .staging import staged_folder
 from .style import Style
 from .summary_tables import (CONFIDENCE, RankTest, final_regret_table, friedman_tests, hypervolume_table,
                              wilcoxon_tests)
@@ -73,35 +69,14 @@ def write_report(results_dir: Path, out_dir: Path, pairs: Sequence[tuple[str, st
         raise ValueError(f"no finished runs in {results_dir / RUNS_DIR}")
     experiment = describe_experiment(results_dir, raw)
     _check_pairs(pairs, experiment.labels)
-    staging = _staging_folder(out_dir)
-    try:
-        return _write(results_dir, out_dir, staging, raw, experiment, pairs, levels, k_subsample, seed, command)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)  # the folder this call created, emptied by a successful move
+    with staged_folder(out_dir, last=REPORT_FILE) as staging:
+        _write(results_dir, staging, raw, experiment, pairs, levels, k_subsample, seed, command)
+    return out_dir / REPORT_FILE
 
 
-def _staging_folder(out_dir: Path) -> Path:
-    """A new hidden sibling of ``out_dir`` that the report is drawn into before it is moved in,
-    so a failure part-way leaves ``out_dir`` as it was (an unwritable location fails here)."""
-    try:
-        out_dir.parent.mkdir(parents=True, exist_ok=True)
-        return Path(tempfile.mkdtemp(dir=out_dir.parent, prefix=f".{out_dir.name}.partial-"))
-    except OSError as error:
-        raise OutputError(f"cannot write the report to {out_dir}: {error.strerror or error}") from None
-
-
-def _move_into(staging: Path, out_dir: Path) -> None:
-    """Every file drawn in ``staging`` into ``out_dir`` (other files there are kept), report.html last."""
-    files = sorted((p for p in staging.rglob("*") if p.is_file()), key=lambda p: p.name == REPORT_FILE)
-    for path in files:
-        target = out_dir / path.relative_to(staging)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(path, target)
-
-
-def _write(results_dir: Path, out_dir: Path, staging: Path, raw: pd.DataFrame, experiment: ExperimentDescription,
-           pairs, levels, k_subsample, seed, command) -> Path:
-    """Draw the report into ``staging``, then move it into ``out_dir``."""
+def _write(results_dir: Path, staging: Path, raw: pd.DataFrame, experiment: ExperimentDescription,
+           pairs, levels, k_subsample, seed, command) -> None:
+    """Draw every figure and the page into ``staging``."""
     results = _with_experiment_labels(raw)
     style = Style.for_labels(experiment.labels)
     final = final_results(results)
@@ -146,10 +121,8 @@ def _write(results_dir: Path, out_dir: Path, staging: Path, raw: pd.DataFrame, e
         *_setup_tables(final_results(raw), run_hypervolumes(_front_rows(raw), normalization)),
         *_versions_section(),
     ]
-    atomic_write_bytes(staging / REPORT_FILE,
-                       html.page(f"nasarena report: {results_dir.resolve().name}", body).encode("utf-8"))
-    _move_into(staging, out_dir)
-    return out_dir / REPORT_FILE
+    (staging / REPORT_FILE).write_text(html.page(f"nasarena report: {results_dir.resolve().name}", body),
+                                       encoding="utf-8")
 
 
 @dataclass(frozen=True)
