@@ -404,3 +404,21 @@ def test_point04_library_grid_refuses_repeated_and_negative_seeds():
         _specs([2**64])
     with pytest.raises(InvalidSettingError, match="backend"):
         run_experiment(_specs([0]), Path("unused"), backend="dask")
+
+
+def _record(out, evaluations):
+    from nasarena.runner.experiment import _record_settings
+
+    _record_settings(out, grid(["nb101-lite"], ["rs"], [0], Budget(evaluations=evaluations)))
+
+
+def test_point02_concurrent_experiments_keep_each_others_settings(tmp_path):
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from nasarena.runner.experiment import read_settings
+
+    budgets = range(10, 30)
+    with ProcessPoolExecutor(4, mp_context=multiprocessing.get_context("fork")) as pool:
+        list(pool.map(_record, [tmp_path] * len(budgets), budgets))
+    assert len(read_settings(tmp_path)) == len(budgets)  # no experiment's entry overwritten

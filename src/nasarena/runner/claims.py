@@ -13,6 +13,8 @@ import os
 import socket
 from pathlib import Path
 
+from ..errors import OutputError
+
 CLAIM_PREFIX = ".claim-"
 PARTIAL_PREFIX = ".partial-"
 
@@ -60,6 +62,8 @@ def claim(directory: Path, name: str) -> bool:
                 return False
             path.unlink(missing_ok=True)  # stale: its writer is gone
             continue
+        except OSError as error:
+            raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
         with os.fdopen(handle, "w") as stream:
             stream.write(_owner_text())
         return True

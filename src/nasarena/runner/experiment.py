@@ -206,6 +206,15 @@ def _write_parquet(directory: Path, name: str, frame: pd.DataFrame) -> None:
 
 def _record_settings(out: Path, specs: Sequence[RunSpec]) -> None:
     """Keep the exact settings of every configuration next to the results (for reports)."""
+    while not claim(out, "settings.json"):  # another experiment is merging its own settings in
+        time.sleep(0.05)
+    try:
+        _merge_settings(out, specs)
+    finally:
+        release(out, "settings.json")
+
+
+def _merge_settings(out: Path, specs: Sequence[RunSpec]) -> None:
     path = out / "settings.json"
     known = read_settings(out)
     before = dict(known)
