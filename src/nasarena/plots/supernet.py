@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .axes import tick_label
 from .backend import new_figure
-from .style import publication
+from .style import DASHES, publication
 
 EPOCH_LABEL = "supernet training epoch"
 #: Okabe-Ito colours, one per threshold k.
@@ -31,6 +32,8 @@ def id_rate_curves(curves: pd.DataFrame, baseline: pd.DataFrame):
         axis.set_xscale("log")
         axis.set_yscale("log")
         axis.set_ylim(max(baseline["a1"].min() / 2, 1e-5), 1.05)
+        log_ticks(axis.xaxis)
+        log_ticks(axis.yaxis)
         axis.set_xlabel("k (true top-k architectures)")
         axis.set_ylabel("top-architecture ID rate $a_1(k)$")
         axis.legend(fontsize="small", frameon=False, loc="lower right")
@@ -51,14 +54,17 @@ def correlation_vs_id_rate(metrics: pd.DataFrame, ks=(10, 50, 100, 500)):
         left.set_ylabel("rank correlation (all architectures)")
         left.legend(frameon=False, fontsize="small")
         floor = min(float(_series(metrics, "a1_baseline", k)[0]) for k in ks) / 2
-        for k, shade, marker in zip(ks, K_COLOURS, "osD^v<>"):
+        for k, shade, marker, dashes in zip(ks, K_COLOURS, "osD^v<>", DASHES * 2):
             values = _series(metrics, "a1", k)
-            right.plot(epochs, np.maximum(values, floor), color=shade, marker=marker, markersize=3, label=f"k = {k}")
+            right.plot(epochs, np.maximum(values, floor), color=shade, marker=marker, markersize=3, linestyle=dashes,
+                       label=f"k = {k}")
             right.axhline(float(_series(metrics, "a1_baseline", k)[0]), color=shade, linestyle=":", linewidth=0.9)
         right.set_yscale("log")
         right.set_ylim(floor / 1.5, 1.2)
-        right.set_ylabel("$a_1(k)$ (dotted: random k/N; 0 drawn at the bottom)")
-        right.legend(frameon=False, fontsize="small")
+        log_ticks(right.yaxis)
+        right.set_ylabel("top-architecture ID rate $a_1(k)$")
+        right.legend(frameon=False, fontsize="small", title="dotted: random k/N\nbottom edge: $a_1$ = 0",
+                     title_fontsize="small", alignment="left")
         for axis in (left, right):
             axis.set_xlabel(EPOCH_LABEL if names is None else "supernet checkpoint")
             if names is not None:
@@ -84,6 +90,14 @@ def cluster_plot(summary: pd.DataFrame, checkpoint: str):
         axis.set_ylabel("mean supernet accuracy of the cluster")
         axis.set_title(f"{len(summary)} clusters, checkpoint {checkpoint}", fontsize="medium")
     return figure
+
+
+def log_ticks(axis) -> None:
+    """The tick labels of every other figure (plain numbers such as 0.001) on a log axis."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    axis.set_major_formatter(FuncFormatter(lambda value, _: tick_label(value)))
+    axis.set_minor_formatter(NullFormatter())
 
 
 def _bubble(size, largest: int):
