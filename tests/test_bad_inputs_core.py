@@ -345,6 +345,10 @@ def test_point13_surrogate_batch_accepts_text_and_rows():
     single = bench.query(text, noise=False).valid_accuracy
     batch = bench.query_batch([text, cell, row], noise=False).valid_accuracy
     assert np.allclose(batch, single)
+    with pytest.raises(InvalidSettingError, match="integer number of epochs"):
+        bench.query(text, fidelity="200")
+    with pytest.raises(ValueError, match="rows must be in"):
+        bench.query_batch(np.array([-1]))
 
 
 # --- DARTS genotype text ------------------------------------------------------------------------

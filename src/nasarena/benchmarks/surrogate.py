@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import InvalidSettingError
 from ..surrogates.artifact import SurrogateArtifact, Validation, load, loads
 from ..surrogates.encoding import ArchitectureEncoder
 from ..surrogates.prediction import FastEnsemble
@@ -157,9 +158,13 @@ class SurrogateBenchmark(Benchmark):
 
     # --- helpers -------------------------------------------------------------------------
     def _check_fidelity(self, epochs: int) -> int:
+        if not isinstance(epochs, (int, np.integer)) or isinstance(epochs, (bool, np.bool_)):
+            raise InvalidSettingError(f"fidelity must be an integer number of epochs, one of {list(self.fidelities)}; "
+                                      f"got {epochs!r} ({type(epochs).__name__})")
         if epochs not in self._ensembles:
-            raise ValueError(f"{self.name} has no fidelity of {epochs} epochs; available: {list(self.fidelities)}")
-        return epochs
+            raise InvalidSettingError(f"{self.name} has no fidelity of {epochs} epochs; available: "
+                                      f"{list(self.fidelities)}")
+        return int(epochs)
 
     def _prediction(self, arch, epochs: int) -> tuple[float, float, float, int]:
         """(mean, std, cost, parameters) of one architecture, computed once per fidelity."""
