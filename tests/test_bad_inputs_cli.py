@@ -194,6 +194,7 @@ def test_point14_query_refuses_bad_rows_and_fidelities():
     assert_refused(invoke("query", "nb201-cifar10", "|not_an_op~0|"), "nb201-cifar10")
     assert_refused(invoke("query", "nope", "0"), "unknown benchmark 'nope'")
     assert_refused(invoke("query", "nb101", "0"), "needs --path")
+    assert_refused(invoke("query", "nb201-cifar10", "0", "--seed", "-1"), "--seed -1")
     assert_refused(invoke("query", "nb101-lite", '{"matrix": [[0, 1], [0, 0]]}'), "no 'ops' key")
 
 

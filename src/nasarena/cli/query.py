@@ -9,7 +9,7 @@ import typer
 
 from ..analysis.regret_basis import MODELLED, regret_basis
 from ..errors import InvalidArchitectureError, InvalidSettingError
-from .run_arguments import check_benchmarks
+from .run_arguments import MAX_SEED, check_benchmarks
 
 
 def parse_architecture(text: str, space_name: str):
@@ -50,6 +50,8 @@ def query_command(
     from ..benchmarks import benchmark as load_benchmark
     from .progress import spinner
 
+    if not 0 <= seed <= MAX_SEED:
+        raise InvalidSettingError(f"--seed {seed} is outside 0..2^63-1")
     options = check_benchmarks([benchmark], path)  # a known name, --path where (and only where) one is needed
     with spinner(f"loading {benchmark}"):
         bench = load_benchmark(benchmark, **options)
