@@ -24,6 +24,7 @@ from .axes import (
     set_log,
 )
 from .backend import new_figure, require_matplotlib, save_figure
+from .staging import staged_folder
 from .style import Style, publication
 
 REPORT_FILE = "report.html"
@@ -79,14 +80,14 @@ def write_oneshot_report(results_dir: str | Path, out_dir: str | Path | None = N
         caption="Test regret (best test accuracy of the space minus the returned architecture's, NB101 lookup) "
                 "after each run's last epoch, over seeds; medians of the one-shot validation error and epoch time.")]
     body.append(html.heading("Over the epochs"))
-    for space in spaces:
-        part = records[records["space"] == space]
-        figure = epoch_curves_figure(curves(part, "test_regret"), curves(part, "valid_error"), style, space)
-        saved = save_figure(figure, out_dir / FIGURES_DIR / f"epoch_curves_{space}")
-        body.append(html.image(saved.png, f"{space}: test regret (log axis) and one-shot validation error per epoch; "
-                                          "median over seeds (line), 25-75% (band), as NAS-Bench-1Shot1 Fig. 2. "
-                                          f"Files: {FIGURES_DIR}/{saved.png.name}, {saved.pdf.name}."))
-    out_dir.mkdir(parents=True, exist_ok=True)
-    report = out_dir / REPORT_FILE
-    report.write_text(html.page(f"nasarena one-shot report: {results_dir.resolve().name}", body), encoding="utf-8")
-    return report
+    with staged_folder(out_dir, last=REPORT_FILE) as staging:  # a failure leaves the output as it was
+        for space in spaces:
+            part = records[records["space"] == space]
+            figure = epoch_curves_figure(curves(part, "test_regret"), curves(part, "valid_error"), style, space)
+            saved = save_figure(figure, staging / FIGURES_DIR / f"epoch_curves_{space}")
+            body.append(html.image(saved.png, f"{space}: test regret (log axis) and one-shot validation error per "
+                                              "epoch; median over seeds (line), 25-75% (band), as NAS-Bench-1Shot1 "
+                                              f"Fig. 2. Files: {FIGURES_DIR}/{saved.png.name}, {saved.pdf.name}."))
+        title = f"nasarena one-shot report: {results_dir.resolve().name}"
+        (staging / REPORT_FILE).write_text(html.page(title, body), encoding="utf-8")
+    return out_dir / REPORT_FILE
