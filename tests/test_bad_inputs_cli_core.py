@@ -66,3 +66,8 @@ def test_point11_cli_resume_recomputes_a_corrupt_run_file_and_report_names_a_for
     result = nasarena("report", out, "--out", tmp_path / "report")
     assert result.returncode == 2 and runs[1].name in result.stderr + result.stdout
     assert "Traceback" not in result.stderr
+
+
+def test_point05_cli_import_warns_about_an_incomplete_file(tmp_path, official):
+    result = nasarena("nb101", "import", official, "--out", tmp_path / "store")
+    assert result.returncode == 0 and "warning: incomplete file: 423,623 of 423,624 cells are absent" in result.stderr

@@ -47,6 +47,8 @@ class ImportSummary:
     cells: int
     seconds: float
     out: Path
+    #: What the file lacks against a complete official file ("" when nothing).
+    missing: str = ""
 
 
 def _stage_metrics(evaluation) -> tuple[float, float, float, float]:
@@ -91,9 +93,10 @@ def convert(source: Path, out: Path) -> ImportSummary:
         raise RecordImportError(f"{source} holds no records: nothing to import")
     present = trials_seen.any(axis=0)  # nasbench_only108 holds the 108-epoch budget only
     budgets = tuple(epochs for epochs, keep in zip(FIDELITIES, present) if keep)
-    _write_store(out, values[:, present], parameters, budgets, source, records,
-                 _missing(trials_seen[:, present], budgets))
-    return ImportSummary(records=records, cells=len(verified), seconds=time.perf_counter() - start, out=out)
+    missing = _missing(trials_seen[:, present], budgets)
+    _write_store(out, values[:, present], parameters, budgets, source, records, missing)
+    return ImportSummary(records=records, cells=len(verified), seconds=time.perf_counter() - start, out=out,
+                         missing=describe_missing(missing))
 
 
 def _missing(trials_seen: np.ndarray, budgets: tuple[int, ...]) -> dict:

@@ -60,6 +60,8 @@ def import_command(
         raise typer.Exit(2) from None
     typer.echo(f"imported {summary.records:,} records of {summary.cells:,} cells in {summary.seconds:.1f} s "
                f"({summary.records / max(summary.seconds, 1e-9):,.0f} records/s) into {summary.out}")
+    if summary.missing:
+        typer.echo(f"warning: incomplete file: {summary.missing}; describe() says so", err=True)
     typer.echo(f"use it with nasarena.benchmark('nb101', path='{summary.out}')")
 
 
