@@ -46,13 +46,19 @@ def build(name: str, tabulate_only: bool = False) -> None:
     record_in_manifest(path.name, content, description=recipe.summary,
                        provenance=(f"fitted by scripts/build_surrogates.py (nasarena.surrogates.builtin) from "
                                    f"{recipe.source_benchmark}: {data.description}"
-                                   + ("; every architecture's prediction tabulated from the same models "
-                                      "(--tabulate-only)" if tabulate_only else "")),
+                                   + _table_note(artifact, tabulate_only)),
                        directory=directory)
     print(f"{name}: {len(content) / 1e6:.2f} MB in {time.perf_counter() - started:.0f} s; optimum "
           f"{artifact.optimum.value:.5f} over {artifact.optimum.over}")
     for validation in artifact.validations:
         print("  " + validation.to_text())
+
+
+def _table_note(artifact, tabulate_only: bool) -> str:
+    if artifact.prediction_table is None:
+        return ""
+    return "; every architecture's prediction tabulated" + (" from the same models (--tabulate-only)"
+                                                            if tabulate_only else "")
 
 
 if __name__ == "__main__":
