@@ -57,13 +57,15 @@ def fit(
     from ..surrogates.fitting import fit_surrogate
     from ..surrogates.settings import FitSettings
     from ..surrogates.spaces import space_by_name
+    from .progress import spinner
 
     try:
         settings = FitSettings(model, members, seed, encoding, parse_settings(setting), runtime=not no_runtime)
         training = read_training_data(data, space_by_name(space), fidelity)
         for note in training.notes:
             typer.echo(f"data: {note}")
-        artifact = fit_surrogate(training, space, name, settings)
+        with spinner(f"fitting {settings.members} {model} member(s) on {len(training):,} runs"):
+            artifact = fit_surrogate(training, space, name, settings)
         path = save(artifact, out)
     except (ValueError, KeyError, ImportError, FileNotFoundError) as error:
         _fail(error)
@@ -150,6 +152,7 @@ def validate(
 ) -> None:
     """Learning curves and optimizer trajectories on the surrogate vs the table (NB301 Sec. 3, 4)."""
     from ..surrogate_validation import ValidationPlan, validate as run_validation
+    from .progress import spinner
 
     _check_validation_numbers(budget, sizes, curve_members, factor, jobs)
     try:
@@ -157,7 +160,8 @@ def validate(
             optimizers=tuple(o.strip() for o in optimizers.split(",") if o.strip()), seeds=tuple(parse_seeds(seeds)),
             budget_seconds=budget, curve_sizes=tuple(int(s) for s in sizes.split(",") if s.strip()),
             curve_members=curve_members, case_study=case_study, case_study_factor=factor, jobs=jobs)
-        summary = run_validation(surrogate, out, plan, table=table, data_file=data)
+        with spinner(f"validating {surrogate}: learning curves and {len(plan.seeds)} seeds per optimizer"):
+            summary = run_validation(surrogate, out, plan, table=table, data_file=data)
     except (ValueError, KeyError, ImportError, FileNotFoundError) as error:
         _fail(error)
     typer.echo(f"{summary.surrogate} vs {summary.table}: {len(summary.seeds)} seeds, budget "
