@@ -85,7 +85,7 @@ def test_bad_requests_are_clear_errors():
     bench = make()
     with pytest.raises(ValueError, match="no fidelity of 50 epochs; available: \\[4, 12, 36, 108\\]"):
         bench.query(0, fidelity=50)
-    with pytest.raises(ValueError, match="trial must be in 0..2"):
+    with pytest.raises(ValueError, match="trial must be an integer in 0..2 for toy, got 3"):
         bench.query(0, trial=3)
 
 

@@ -33,6 +33,7 @@ def stats() -> None:
     """Statistics of the space: unique cells by vertices and edges, parameter range."""
     import numpy as np
 
+    from ..benchmarks import benchmark as load_benchmark
     from ..spaces.nb101 import unique_cells
 
     table = unique_cells()
@@ -41,6 +42,10 @@ def stats() -> None:
     typer.echo("by vertices:  " + ", ".join(f"{v}: {c:,}" for v, c in zip(vertices, counts)))
     edges, counts = np.unique(table.num_edges, return_counts=True)
     typer.echo("by edges:     " + ", ".join(f"{e}: {c:,}" for e, c in zip(edges, counts)))
+    parameters = load_benchmark("nb101-lite").data.trainable_parameters  # exact counts of every cell
+    low, high = int(np.argmin(parameters)), int(np.argmax(parameters))
+    typer.echo(f"parameters:   {parameters[low]:,} (cell {table.hashes[low]}) to {parameters[high]:,} "
+               f"(cell {table.hashes[high]}), median {int(np.median(parameters)):,}")
 
 
 @app.command("import")

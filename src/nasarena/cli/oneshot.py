@@ -82,18 +82,12 @@ def report(
 
 def _overrides(items: list[str]) -> dict[str, object]:
     """``name=value`` pairs; values are read as JSON where they parse (numbers, null, true), else text."""
-    import json
-
     from ..oneshot.settings import SearchSettings
+    from .values import parse_assignments
 
     known = SearchSettings().to_dict()
-    changes: dict[str, object] = {}
-    for item in items:
-        name, sep, text = item.partition("=")
-        if not sep or name not in known:
-            raise InvalidSettingError(f"--set {item!r}: expected name=value with a name among {', '.join(known)}")
-        try:
-            changes[name] = json.loads(text)
-        except ValueError:
-            changes[name] = text
+    changes = parse_assignments(items, "--set", "channels=8")
+    unknown = [name for name in changes if name not in known]
+    if unknown:
+        raise InvalidSettingError(f"--set {unknown[0]}=...: no such setting; known: {', '.join(known)}")
     return changes

@@ -79,14 +79,10 @@ def _preset_specs(name: str, benchmarks: list[str], options: dict):
 
 def _loader_options(space: str | None, items: list[str]) -> dict[str, str]:
     """``--space`` and ``--benchmark-option KEY=VALUE`` as the benchmark loader's keyword options."""
-    from ..errors import InvalidSettingError
+    from .values import parse_assignments
 
     options = {} if space is None else {"space": space}
-    for item in items:
-        key, separator, value = item.partition("=")
-        if not separator or not key.strip():
-            raise InvalidSettingError(f"bad --benchmark-option {item!r}; use KEY=VALUE, e.g. image_size=16")
-        options[key.strip()] = value.strip()
+    options.update(parse_assignments(items, "--benchmark-option", "image_size=16", typed=False))
     return options
 
 

@@ -7,11 +7,11 @@ what is accepted; the root command group reports it as ``error: ...`` with exit 
 from __future__ import annotations
 
 import inspect
-import json
 import math
 from pathlib import Path
 
 from ..errors import DataFileError, InvalidSettingError, unknown_name
+from .values import parse_assignment
 
 #: Seeds are stored in int64 columns and seed numpy's SeedSequence, which refuses negatives.
 MAX_SEED = 2**63 - 1
@@ -63,16 +63,13 @@ def parse_seeds(text: str, max_seeds: int = MAX_RUNS) -> list[int]:
 
 def parse_overrides(items: list[str]) -> dict[str, dict]:
     """``["re.population_size=50"]`` -> ``{"re": {"population_size": 50}}`` (values parsed as JSON)."""
+    form, example = "OPTIMIZER.SETTING=VALUE", "re.population_size=50"
     overrides: dict[str, dict] = {}
     for item in items:
-        key, separator, raw = item.partition("=")
+        key, value = parse_assignment(item, "--set", example, form=form)
         optimizer, dot, setting = key.partition(".")
-        if not separator or not dot or not optimizer or not setting:
-            raise InvalidSettingError(f"bad --set {item!r}; use OPTIMIZER.SETTING=VALUE, e.g. re.population_size=50")
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
+        if not dot or not optimizer or not setting:
+            raise InvalidSettingError(f"bad --set {item!r}; use {form}, e.g. {example}")
         overrides.setdefault(optimizer, {})[setting] = value
     return overrides
 

@@ -11,23 +11,14 @@ from ..errors import OutputError
 from ..io.files import atomic_write_bytes
 from ..surrogate_validation import DEFAULT_OPTIMIZERS
 from .run import parse_seeds
+from .values import parse_assignments
 
 app = typer.Typer(help="Fit, evaluate, describe and validate surrogate benchmarks.", no_args_is_help=True)
 
 
 def parse_settings(items: list[str]) -> tuple[tuple[str, object], ...]:
     """``["n_estimators=300", "max_depth=6"]`` -> model settings (values parsed as JSON)."""
-    settings = []
-    for item in items:
-        key, separator, raw = item.partition("=")
-        if not separator or not key:
-            raise typer.BadParameter(f"bad model setting {item!r}; use NAME=VALUE, e.g. n_estimators=300")
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        settings.append((key, value))
-    return tuple(settings)
+    return tuple(parse_assignments(items, "--set", "n_estimators=300").items())
 
 
 def _fail(error: Exception) -> None:

@@ -12,22 +12,18 @@ from pathlib import Path
 import typer
 
 from ..errors import InvalidSettingError
+from .values import parse_assignment, parse_value
 
 
 def parse_scale(items: list[str]) -> dict:
     """``["stem_channels=16", "auxiliary=false"]`` as knob values (whole numbers or true/false)."""
     knobs: dict[str, object] = {}
     for item in items:
-        key, separator, text = item.partition("=")
-        key, text = key.strip(), text.strip().lower()
-        if not separator or not key or not text:
-            raise InvalidSettingError(f"bad --scale {item!r}; use KNOB=VALUE, e.g. stem_channels=16")
-        if text in ("true", "false"):
-            knobs[key] = text == "true"
-        elif text.isdigit():
-            knobs[key] = int(text)
-        else:
+        key, text = parse_assignment(item, "--scale", "stem_channels=16", typed=False, form="KNOB=VALUE")
+        value = parse_value(str(text).lower())
+        if not (isinstance(value, bool) or (isinstance(value, int) and value >= 0)):
             raise InvalidSettingError(f"--scale {item!r}: a knob's value is a whole number or true/false")
+        knobs[key] = value
     return knobs
 
 
