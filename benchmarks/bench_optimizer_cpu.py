@@ -37,7 +37,7 @@ NB201_EVALUATIONS = 300
 
 def measure(bench, name: str, budget: Budget, seed: int) -> dict:
     """One run's optimizer CPU per evaluation (mean and over the last tenth) and wall seconds."""
-    settings = {"fidelities": bench.fidelities} if REGISTRY[name].factory.multi_fidelity else {}
+    settings = {"fidelities": bench.fidelities} if REGISTRY[name].multi_fidelity else {}
     optimizer = make(name, bench.space, seed=seed, **settings)
     start = time.perf_counter()
     frame = run(bench, optimizer, budget, seed=seed)
@@ -55,7 +55,7 @@ def report(label: str, benches, names, budget_of, seeds: int) -> None:
     print(f"{'optimizer':10s} {'benchmark':14s} {'evals':>6s} {'ended by':>9s} {'CPU ms/eval':>12s} "
           f"{'last 10%':>9s} {'wall s':>8s}")
     for name in names:
-        bench = benches[REGISTRY[name].factory.multi_fidelity]
+        bench = benches[REGISTRY[name].multi_fidelity]
         runs = [measure(bench, name, budget_of(name), seed) for seed in range(seeds)]
         evaluations = int(np.mean([r["evaluations"] for r in runs]))
         ended = "cap" if any(r["capped"] for r in runs) else "budget"

@@ -41,7 +41,7 @@ def overheads(names: list[str]) -> None:
     run(lite, make("rs", lite.space, seed=0), Budget(evaluations=50), seed=0)  # load look-up tables first
     print(f"{'optimizer':10s} {'benchmark':12s} {'evals':>6s} {'us/eval (all)':>14s} {'optimizer CPU us/eval':>22s}")
     for name in names:
-        needs_fidelities = REGISTRY[name].factory.multi_fidelity
+        needs_fidelities = REGISTRY[name].multi_fidelity
         bench = multi_fidelity if needs_fidelities else lite
         settings = {"fidelities": bench.fidelities} if needs_fidelities else {}
         start = time.perf_counter()

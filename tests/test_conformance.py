@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import nasarena
-from nasarena.optimizers.base import REGISTRY, Optimizer, Setting, Trial, available, register
+from nasarena.optimizers.base import REGISTRY, Optimizer, Setting, Trial, available
 from nasarena.spaces.registry import space, space_names
 from nasarena.testing import ConformanceError, check_benchmark, check_optimizer, check_space
 
@@ -34,6 +34,8 @@ def test_every_optimizer_conforms(name, nb201):
 class _Forgetful(Optimizer):
     """Broken on purpose: a setting without a declared range and a trajectory that ignores the seed."""
 
+    name = "forgetful-test"
+    summary = "broken on purpose"
     calls = [0]
 
     def __init__(self, space, seed=0, *, width: int = 3):
@@ -49,7 +51,7 @@ class _Forgetful(Optimizer):
 
 
 def test_the_checks_catch_a_broken_optimizer(nb201):
-    register("forgetful-test", "broken on purpose")(_Forgetful)
+    REGISTRY.add("forgetful-test", _Forgetful)
     try:
         with pytest.raises(ConformanceError, match="declares the type, range and meaning of every setting"):
             check_optimizer("forgetful-test", nb201)
@@ -57,7 +59,7 @@ def test_the_checks_catch_a_broken_optimizer(nb201):
         with pytest.raises(ConformanceError, match="same trajectory for the same seed"):
             check_optimizer("forgetful-test", nb201)
     finally:
-        del REGISTRY["forgetful-test"]
+        REGISTRY.remove("forgetful-test")
 
 
 class _NoReasons:

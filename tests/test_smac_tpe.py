@@ -168,7 +168,7 @@ def test_bridge_rejects_what_optuna_cannot_express():
 
 
 def test_heavy_libraries_stay_unimported_until_an_optimizer_needs_them():
-    code = ("import sys, nasarena; from nasarena.optimizers import catalogue; "
+    code = ("import sys, nasarena; from nasarena.optimizers import available; available(); "
             "import nasarena.spaces.nb101.space, nasarena.spaces.nb201.space; "
             "print(sorted(m for m in ('ConfigSpace', 'smac', 'optuna', 'sklearn') if m in sys.modules))")
     output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -1,7 +1,6 @@
 """One small registry: names mapped to lazily imported ``"module:attribute"`` targets.
 
-Spaces (and, as they move over, benchmarks, optimizers and surrogate models) are listed in a
-plain table, so nothing is found by scanning modules and nothing is imported before it is
+Spaces, benchmarks, optimizers and surrogate models are each listed in a plain table, so nothing is found by scanning modules and nothing is imported before it is
 used: importing a registry never imports torch, SMAC3 or a space's package. An unknown name is
 one error (:func:`nasarena.errors.unknown_name`) with close matches and every choice.
 """
@@ -19,17 +18,22 @@ class Registry(Mapping[str, object]):
 
     A target is ``"module:attribute"``; ``"module:attribute(argument)"`` registers the result of
     calling the attribute with one string argument (e.g. a space family's factory called with the
-    member's name)."""
+    member's name). A target that is not a string is the registered object itself (cheap
+    descriptions such as the benchmark entries, whose loaders import lazily)."""
 
-    def __init__(self, kind: str, targets: Mapping[str, str]):
+    def __init__(self, kind: str, targets: Mapping[str, object]):
         self.kind = kind
-        self._targets = dict(targets)
+        self._targets: dict[str, str] = {}
         self._loaded: dict[str, object] = {}
+        for name, target in targets.items():
+            self.add(name, target)
 
-    def add(self, name: str, target: str | object) -> None:
-        """Register ``name`` (a plug-in): a ``"module:attribute"`` string or the object itself."""
-        if name in self._targets:
+    def add(self, name: str, target: object, replace: bool = False) -> None:
+        """Register ``name`` (a plug-in): a ``"module:attribute"`` string or the object itself;
+        a name registered already is an error unless ``replace``."""
+        if name in self._targets and not replace:
             raise ValueError(f"{self.kind} {name!r} is registered already")
+        self._loaded.pop(name, None)
         self._targets[name] = target if isinstance(target, str) else f"<{self.kind} {name}>"
         if not isinstance(target, str):
             self._loaded[name] = target

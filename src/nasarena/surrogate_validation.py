@@ -139,9 +139,7 @@ def _registered_name(surrogate: str, bench) -> str:
 
 
 def _available(wanted: Sequence[str]) -> tuple[list[str], list[str]]:
-    from .optimizers.base import REGISTRY, available
-
-    available()
+    from .optimizers.base import REGISTRY
     chosen = [o for o in wanted if o in REGISTRY]
     if not chosen:
         raise ValueError(f"none of the optimizers {', '.join(wanted)} is registered; "
@@ -248,9 +246,7 @@ def _case_study(surrogate: str, table: str, plan: ValidationPlan, budget: float,
     """Local search for ``factor`` x the budget: its mean regret at the budget and at the end, on both."""
     from .analysis.curves import incumbent_curves
 
-    from .optimizers.base import REGISTRY, available
-
-    available()
+    from .optimizers.base import REGISTRY
     if "ls" not in REGISTRY:
         summary.notes.append("no case study: local search (ls) is not registered")
         return {}

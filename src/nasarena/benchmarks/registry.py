@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
-from ..errors import unknown_name
+from ..registry import Registry
 from ..surrogates.builtin import BUILTINS
 from .protocol import Benchmark
 
@@ -72,15 +73,15 @@ def _live(space: str = "nb201", **options):
 
 
 def _oneshot(space: str):
-    def load(**options):
+    def load(path: str | None = None, **options):  # path: an imported official NB101 store
         from .oneshot import load
 
-        return load(space, **options)
+        return load(space, **options) if path is None else load(space, path=path, **options)
 
     return load
 
 
-REGISTRY: dict[str, Entry] = {
+REGISTRY = Registry("benchmark", {
     entry.name: entry
     for entry in [
         Entry("nb101-lite", "NAS-Bench-101, all 423,624 cells, one real accuracy draw each, used as validation AND "
@@ -101,22 +102,23 @@ REGISTRY: dict[str, Entry] = {
               _surrogate_file),
         *(Entry(b.name, b.summary, _builtin_surrogate(b.name)) for b in BUILTINS.values()),
     ]
-}
+})
 
 
 def register(entry: Entry) -> None:
-    """Add a benchmark under ``entry.name`` (for plug-ins and the NB201 loaders)."""
-    REGISTRY[entry.name] = entry
+    """Add (or replace) a benchmark under ``entry.name``: plug-ins, and artefact files that the
+    surrogate validation runs by name."""
+    REGISTRY.add(entry.name, entry, replace=True)
 
 
 def benchmark(name: str, **options) -> Benchmark:
     """Load a benchmark by name; ``options`` go to its loader (e.g. ``seed``, ``path``)."""
-    try:
-        entry = REGISTRY[name]
-    except KeyError:
-        raise unknown_name("benchmark", name, REGISTRY) from None
-    return entry.load(**options)
+    return _entry(name).load(**options)
 
 
 def available() -> list[Entry]:
-    return [REGISTRY[name] for name in sorted(REGISTRY)]
+    return [_entry(name) for name in sorted(REGISTRY)]
+
+
+def _entry(name: str) -> Entry:
+    return cast(Entry, REGISTRY[name])

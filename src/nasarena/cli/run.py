@@ -95,7 +95,7 @@ def optimizers_command(name: str = typer.Argument(None, help="An optimizer whose
             typer.echo(f"{entry.name:10s} {entry.summary}")
         return
     cls = optimizer_class(name)
-    typer.echo(f"{name}: {next(e.summary for e in available() if e.name == name)}")
+    typer.echo(f"{name}: {cls.summary}")
     defaults = setting_defaults(cls)
     if not defaults:
         typer.echo("  (no settings)")

@@ -114,10 +114,11 @@ def check_benchmarks(names: list[str], path: Path | None) -> dict[str, object]:
     needing = [n for n in names if _needs_path(REGISTRY[n].load)]
     if needing and path is None:
         raise InvalidSettingError(f"benchmark {needing[0]!r} needs --path: {REGISTRY[needing[0]].summary}")
-    if path is not None and not needing:
+    refusing = [n for n in names if not _takes_path(REGISTRY[n].load)]
+    if path is not None and refusing:
         raise InvalidSettingError(f"--path is only for benchmarks loaded from files "
-                                  f"({', '.join(n for n, e in sorted(REGISTRY.items()) if _needs_path(e.load))}), "
-                                  f"not {', '.join(names)}")
+                                  f"({', '.join(n for n, e in sorted(REGISTRY.items()) if _takes_path(e.load))}), "
+                                  f"not {', '.join(refusing)}")
     if path is not None and not path.exists():
         raise DataFileError(f"--path {path} does not exist")
     return {"path": str(path)} if path is not None else {}
@@ -128,10 +129,14 @@ def _needs_path(loader) -> bool:
     return parameter is not None and parameter.default is inspect.Parameter.empty
 
 
-def check_optimizers(names: list[str]) -> None:
-    from ..optimizers.base import REGISTRY, available
+def _takes_path(loader) -> bool:
+    """Loaders with a ``path`` parameter: required (an artefact, the official store) or optional
+    (NB-1Shot1 over an imported official NB101 store instead of the embedded one)."""
+    return "path" in inspect.signature(loader).parameters
 
-    available()  # registers the built-in optimizers
+
+def check_optimizers(names: list[str]) -> None:
+    from ..optimizers.base import REGISTRY
     if not names:
         raise InvalidSettingError("--optimizers names no optimizer")
     for name in names:
@@ -155,7 +160,7 @@ def check_overrides(overrides: dict[str, dict], optimizers: list[str]) -> None:
         if optimizer not in optimizers:
             raise InvalidSettingError(f"--set {optimizer}.{next(iter(settings))}=... is for optimizer {optimizer!r}, "
                                       f"which is not in --optimizers ({', '.join(optimizers)})")
-        check_settings(REGISTRY[optimizer].factory, settings)
+        check_settings(REGISTRY[optimizer], settings)
 
 
 def check_optimizer_construction(specs) -> None:
@@ -172,7 +177,7 @@ def check_optimizer_construction(specs) -> None:
         checked.add(key)
         bench = _benchmark(spec.benchmark, spec.benchmark_options)
         settings = dict(spec.optimizer_settings)
-        if REGISTRY[spec.optimizer].factory.multi_fidelity:
+        if REGISTRY[spec.optimizer].multi_fidelity:
             settings.setdefault("fidelities", bench.fidelities)
         try:
             make(spec.optimizer, bench.space, seed=0, **settings)

@@ -38,7 +38,7 @@ import warnings
 
 import numpy as np
 
-from .base import Observation, Optimizer, Setting, Trial, register
+from .base import Observation, Optimizer, Setting, Trial
 
 ACQUISITIONS = ("its", "ucb")
 #: The original meta neural network: 10 layers of width 20.
@@ -103,8 +103,10 @@ def _supported_encoding(space) -> str:
                      f"has none: pass encoding=")
 
 
-@register("bananas", "BANANAS: path encoding, 5-MLP ensemble, Thompson sampling over mutations of the best")
 class Bananas(Optimizer):
+    name = "bananas"
+    summary = "BANANAS: path encoding, 5-MLP ensemble, Thompson sampling over mutations of the best"
+
     SETTINGS = {
         "num_init": Setting(int, "random architectures before the first predictor", low=1),
         "retrain_every": Setting(int, "results between retrainings of the ensemble (the original's batch)", low=1),

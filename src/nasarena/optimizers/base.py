@@ -37,6 +37,7 @@ from typing import ClassVar, cast
 import numpy as np
 
 from ..errors import InvalidSettingError, NasarenaError, unknown_name
+from ..registry import Registry
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,9 @@ class _SettingsChecked(ABCMeta):
 class Optimizer(metaclass=_SettingsChecked):
     """An ask/tell NAS optimizer over a search space, seeded explicitly (see the module docstring)."""
 
+    #: The registry name (``re``) and the one-line description ``nasarena optimizers`` lists.
     name: ClassVar[str] = "optimizer"
+    summary: ClassVar[str] = ""
     #: Each constructor setting's type, range and meaning (keys: the ``__init__`` keywords).
     SETTINGS: ClassVar[Mapping[str, Setting]] = {}
     #: True for optimizers that schedule fidelities themselves (they take ``fidelities``).
@@ -230,32 +233,29 @@ def _plain(value: object) -> object:
     return value.item() if isinstance(value, np.generic) else value
 
 
-@dataclass(frozen=True)
-class OptimizerEntry:
-    name: str
-    summary: str
-    factory: type[Optimizer]
-
-
-REGISTRY: dict[str, OptimizerEntry] = {}
-
-
-def register(name: str, summary: str):
-    """Class decorator adding an optimizer to the registry under ``name``."""
-
-    def decorate(cls):
-        cls.name = name
-        REGISTRY[name] = OptimizerEntry(name, summary, cls)
-        return cls
-
-    return decorate
+#: Every built-in optimizer by name, imported on first use; a plug-in joins with
+#: ``REGISTRY.add(name, cls)`` (and gets the conformance suite of :mod:`nasarena.testing`).
+REGISTRY = Registry("optimizer", {
+    "bananas": "nasarena.optimizers.bananas:Bananas",
+    "bohb": "nasarena.optimizers.bohb:BOHB",
+    "de": "nasarena.optimizers.differential_evolution:DifferentialEvolution",
+    "hb": "nasarena.optimizers.hyperband:Hyperband",
+    "irace": "nasarena.optimizers.racing:IteratedRacing",
+    "ls": "nasarena.optimizers.local_search:LocalSearch",
+    "nre": "nasarena.optimizers.evolution:NonRegularizedEvolution",
+    "re": "nasarena.optimizers.evolution:RegularizedEvolution",
+    "reinforce": "nasarena.optimizers.reinforce:Reinforce",
+    "rs": "nasarena.optimizers.random_search:RandomSearch",
+    "smac": "nasarena.optimizers.smac:SMAC",
+    "tpe": "nasarena.optimizers.tpe:TPE",
+})
 
 
 def make(name: str, space, seed: int | np.random.Generator = 0, **settings) -> Optimizer:
     """An optimizer by registry name, with the papers' defaults unless ``settings`` override them."""
-    entry = _entry(name)
+    cls = optimizer_class(name)
     try:
-        return entry.factory(space, seed=seed, **settings)
+        return cls(space, seed=seed, **settings)
     except ValueError as error:  # a rule tying settings together
         if isinstance(error, NasarenaError):
             raise
@@ -264,19 +264,9 @@ def make(name: str, space, seed: int | np.random.Generator = 0, **settings) -> O
 
 def optimizer_class(name: str) -> type[Optimizer]:
     """The registered class of an optimizer name (an unknown name is an error with suggestions)."""
-    return _entry(name).factory
+    return cast("type[Optimizer]", REGISTRY[name])
 
 
-def _entry(name: str) -> OptimizerEntry:
-    from . import catalogue  # noqa: F401  (registers the built-in optimizers)
-
-    try:
-        return REGISTRY[name]
-    except KeyError:
-        raise unknown_name("optimizer", name, REGISTRY) from None
-
-
-def available() -> list[OptimizerEntry]:
-    from . import catalogue  # noqa: F401
-
-    return [REGISTRY[name] for name in sorted(REGISTRY)]
+def available() -> list[type[Optimizer]]:
+    """Every registered optimizer class, by name (each has ``name`` and ``summary``)."""
+    return [optimizer_class(name) for name in sorted(REGISTRY)]

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 
-from .base import Observation, Setting, register
+from .base import Observation, Setting
 from .hyperband import Configuration, Hyperband
 
 
@@ -63,7 +63,6 @@ class CategoricalKDE:
         return np.where(redraw, rng.integers(0, self.num_categories, size=centres.shape), centres)
 
 
-@register("bohb", "BOHB: Hyperband with KDE proposals (NB101 paper settings); needs fidelities=benchmark.fidelities")
 class BOHB(Hyperband):
     """Hyperband with configurations from the ``l / g`` density ratio once a budget has enough data.
 
@@ -71,6 +70,9 @@ class BOHB(Hyperband):
     reference implementation leaves unordered ones unscaled, so for a categorical encoding it
     changes nothing. It is kept, and recorded, so that runs carry the NB101 paper's settings.
     """
+
+    name = "bohb"
+    summary = "BOHB: Hyperband with KDE proposals (NB101 paper settings); needs fidelities=benchmark.fidelities"
 
     SETTINGS = {
         **Hyperband.SETTINGS,

@@ -23,14 +23,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Observation, Optimizer, Setting, Trial, register
+from .base import Observation, Optimizer, Setting, Trial
 
 #: rand/1 needs the target plus three distinct other members.
 RAND1_MEMBERS = 4
 
 
-@register("de", "differential evolution rand/1/bin on the [0,1] encoding (population 20, F 0.5, CR 0.5)")
 class DifferentialEvolution(Optimizer):
+    name = "de"
+    summary = "differential evolution rand/1/bin on the [0,1] encoding (population 20, F 0.5, CR 0.5)"
+
     SETTINGS = {
         "population_size": Setting(int, "members of the population (rand/1 needs the target and 3 others)",
                                    low=RAND1_MEMBERS),

@@ -14,7 +14,7 @@ from collections import deque
 
 import numpy as np
 
-from .base import Observation, Optimizer, Setting, Trial, register
+from .base import Observation, Optimizer, Setting, Trial
 
 
 #: Mutation rules: the NB101 paper's single edit (the default) and the rate-based one.
@@ -84,11 +84,15 @@ class _Evolution(Optimizer):
                 del self.population[worst]
 
 
-@register("re", "regularized evolution (population 100, tournament 10, NB101 mutation; removes the oldest)")
 class RegularizedEvolution(_Evolution):
+    name = "re"
+    summary = "regularized evolution (population 100, tournament 10, NB101 mutation; removes the oldest)"
+
     regularized = True
 
 
-@register("nre", "non-regularized evolution (as RE but removes the worst member)")
 class NonRegularizedEvolution(_Evolution):
+    name = "nre"
+    summary = "non-regularized evolution (as RE but removes the worst member)"
+
     regularized = False

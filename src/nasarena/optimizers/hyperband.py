@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import Observation, Optimizer, Setting, Trial, register
+from .base import Observation, Optimizer, Setting, Trial
 
 
 def budgets(fidelities, eta: int) -> tuple[int, ...]:
@@ -102,9 +102,11 @@ class _Bracket:
         self.promoted = [] if self.finished else ranked[: self.size]
 
 
-@register("hb", "Hyperband (eta 3) over the benchmark's fidelities; needs fidelities=benchmark.fidelities")
 class Hyperband(Optimizer):
     """Hyperband with random configurations from the space's sampler."""
+
+    name = "hb"
+    summary = "Hyperband (eta 3) over the benchmark's fidelities; needs fidelities=benchmark.fidelities"
 
     multi_fidelity = True  # the experiment runner passes fidelities=benchmark.fidelities
     SETTINGS = {

@@ -7,11 +7,13 @@ from a fresh random sample.
 
 from __future__ import annotations
 
-from .base import Observation, Optimizer, Trial, register
+from .base import Observation, Optimizer, Trial
 
 
-@register("ls", "local search: evaluate all neighbours, move to the best improvement, restart at random when stuck")
 class LocalSearch(Optimizer):
+    name = "ls"
+    summary = "local search: evaluate all neighbours, move to the best improvement, restart at random when stuck"
+
     def __init__(self, space, seed=0):
         super().__init__(space, seed)
         self.current: tuple[object, float] | None = None

@@ -51,7 +51,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import Observation, Optimizer, Setting, Trial, register
+from .base import Observation, Optimizer, Setting, Trial
 
 #: irace's cap on the number of candidates in one race (``maxConfigurations``).
 MAX_CANDIDATES = 1024
@@ -201,8 +201,10 @@ class Race:
         return alive[np.lexsort((costs.mean(axis=0), rank_sums))]
 
 
-@register("irace", "iterated racing (irace): F-race over repeated evaluations, categorical sampling models")
 class IteratedRacing(Optimizer):
+    name = "irace"
+    summary = "iterated racing (irace): F-race over repeated evaluations, categorical sampling models"
+
     SETTINGS = {
         "first_test": Setting(int, "instances (repeated evaluations) before the first statistical test", low=2),
         "each_test": Setting(int, "instances between later tests", low=1),

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from .base import Observation, Optimizer, Trial, register
+from .base import Observation, Optimizer, Trial
 
 
-@register("rs", "random search (the space's sampler; NB101: the original Bernoulli(0.5) encoding)")
 class RandomSearch(Optimizer):
+    name = "rs"
+    summary = "random search (the space's sampler; NB101: the original Bernoulli(0.5) encoding)"
+
     def _ask(self, number: int) -> Trial:
         return Trial(self.space.sample(self.rng))
 

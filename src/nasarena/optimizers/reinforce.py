@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Observation, Optimizer, Setting, Trial, register
+from .base import Observation, Optimizer, Setting, Trial
 
 
-@register("reinforce", "REINFORCE over independent categoricals per edge and op (learning rate 0.5)")
 class Reinforce(Optimizer):
+    name = "reinforce"
+    summary = "REINFORCE over independent categoricals per edge and op (learning rate 0.5)"
+
     SETTINGS = {
         "learning_rate": Setting(float, "step size of the policy-gradient update of the logits", low=0, low_open=True),
         "baseline_decay": Setting(float, "decay of the moving-average reward baseline", low=0, high=1),

@@ -23,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .base import Observation, Optimizer, Setting, Trial, register
+from .base import Observation, Optimizer, Setting, Trial
 
 
 #: Random configurations scored per acquisition search: SMAC3 1.x's default (``acq_opt_challengers``,
@@ -63,7 +63,6 @@ def _forest(scenario, n_trees: int):
                         instance_features=scenario.instance_features, seed=scenario.seed, n_jobs=1)
 
 
-@register("smac", "SMAC3 (random forest of 5 trees, EI) over a ConfigSpace encoding; one evaluation per config")
 class SMAC(Optimizer):
     """SMAC3 driven by ask/tell; settings are the NB101 paper's SMAC meta-parameters.
 
@@ -71,6 +70,9 @@ class SMAC(Optimizer):
     forest and new acquisition searches (SMAC3's default, 8): lower follows the data more
     closely, higher is cheaper (see ``benchmarks/bench_smac.py``).
     """
+
+    name = "smac"
+    summary = "SMAC3 (random forest of 5 trees, EI) over a ConfigSpace encoding; one evaluation per config"
 
     SETTINGS = {
         "encoding": Setting(str, "the space's ConfigSpace encoding SMAC searches (e.g. categorical)"),

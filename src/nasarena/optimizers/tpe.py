@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import warnings
 
-from .base import Observation, Optimizer, Setting, Trial, register
+from .base import Observation, Optimizer, Setting, Trial
 from .config_bridge import OptunaBridge
 
 
-@register("tpe", "TPE via Optuna's TPESampler over a ConfigSpace encoding (default categorical; Optuna defaults)")
 class TPE(Optimizer):
+    name = "tpe"
+    summary = "TPE via Optuna's TPESampler over a ConfigSpace encoding (default categorical; Optuna defaults)"
+
     SETTINGS = {
         "n_startup_trials": Setting(int, "random trials before TPE's densities are used", low=0),
         "multivariate": Setting(bool, "one joint density over all parameters instead of one per parameter"),

@@ -117,11 +117,10 @@ def grid(
 def _mutation_default(optimizer: str) -> dict:
     import inspect
 
-    from ..optimizers.base import REGISTRY, available
+    from ..optimizers.base import REGISTRY
 
-    available()  # registers the built-in optimizers
-    entry = REGISTRY.get(optimizer)
-    parameter = inspect.signature(entry.factory.__init__).parameters.get("mutation") if entry is not None else None
+    cls = REGISTRY.get(optimizer)
+    parameter = inspect.signature(cls.__init__).parameters.get("mutation") if cls is not None else None
     return {} if parameter is None else {"mutation": parameter.default}
 
 
@@ -134,13 +133,12 @@ def _benchmark(name: str, options: tuple[tuple[str, object], ...] = ()):
 
 def execute(spec: RunSpec, on_progress: Callable[[float], None] | None = None) -> pd.DataFrame:
     """Run one spec (benchmarks are loaded once per process); ``on_progress`` as in ``run``."""
-    from ..optimizers.base import REGISTRY, available, make
+    from ..optimizers.base import REGISTRY, make
 
-    available()  # registers the built-in optimizers
     bench = _benchmark(spec.benchmark, spec.benchmark_options)
     settings = dict(spec.optimizer_settings)
-    entry = REGISTRY.get(spec.optimizer)
-    if entry is not None and entry.factory.multi_fidelity:
+    cls = REGISTRY.get(spec.optimizer)
+    if cls is not None and cls.multi_fidelity:
         settings.setdefault("fidelities", bench.fidelities)  # multi-fidelity optimizers use the benchmark's budgets
     optimizer = make(spec.optimizer, bench.space, seed=spec.seed, **settings)
     frame = run(bench, optimizer, spec.budget, spec.seed, spec.run_settings, benchmark_name=spec.benchmark,

@@ -145,11 +145,11 @@ def check_optimizer(name: str, benchmark, seed: int = 0, evaluations: int = 25) 
     them gives the same settings), every setting declared with its range, the same trajectory for
     the same seed, an invalid architecture told without harm, and ``tell`` refusing a trial it
     did not hand out or was told already."""
-    from ..optimizers.base import REGISTRY, Observation, Trial, TrialError, make, setting_names
+    from ..optimizers.base import Observation, Trial, TrialError, make, optimizer_class, setting_names
     from ..runner import Budget, run
 
     subject = f"optimizer {name!r}"
-    cls = REGISTRY[name].factory if name in REGISTRY else make(name, benchmark.space).__class__
+    cls = optimizer_class(name)
     options = {"fidelities": benchmark.fidelities} if cls.multi_fidelity else {}
     optimizer = make(name, benchmark.space, seed=seed, **options)
     settings = optimizer.settings()

@@ -73,15 +73,14 @@ def plan(strategies: Sequence[str], n: int, trajectory: int) -> list[Stream]:
 
 
 def check_strategies(strategies: Sequence[str]) -> None:
-    from ..optimizers.base import REGISTRY, available
+    from ..optimizers.base import REGISTRY
 
-    available()  # registers the built-in optimizers
     if not strategies:
         raise InvalidSettingError("collect needs at least one strategy, e.g. rs,re,bananas")
     for strategy in strategies:
         if strategy not in REGISTRY:
             raise unknown_name("collection strategy (optimizer)", strategy, REGISTRY)
-        if REGISTRY[strategy].factory.multi_fidelity:
+        if REGISTRY[strategy].multi_fidelity:
             raise InvalidSettingError(f"strategy {strategy!r} is multi-fidelity; collection trains every "
                                       "architecture at the highest fidelity, so use single-fidelity optimizers")
     if len(set(strategies)) != len(strategies):
