@@ -114,7 +114,7 @@ def test_gdas_supernet_on_real_data():
         pytest.skip("real data not available")
     raw = json.loads(path.read_text())
     true = pd.read_csv(SHARED_DATA / "nb201" / "nb201-cifar10-200epochs.csv")["test_top1"].to_numpy() / 100
-    from nasarena.supernet_report import embedded_gdas_scores
+    from nasarena.plots.supernet_report import embedded_gdas_scores
 
     scores = embedded_gdas_scores()
     assert scores.checkpoints[-1] == "249" and scores.scores.shape == (25, 15_625)
@@ -141,7 +141,7 @@ def test_cli_evaluates_the_embedded_supernet(tmp_path):
 def test_point18_supernet_figures_log_a1_with_k10_bubble_legend_and_missing_checkpoint():
     pytest.importorskip("matplotlib")
     from nasarena.plots.supernet import cluster_plot, correlation_vs_id_rate
-    from nasarena.supernet_report import embedded_gdas_scores, missing_checkpoints
+    from nasarena.plots.supernet_report import embedded_gdas_scores, missing_checkpoints
 
     assert missing_checkpoints(embedded_gdas_scores().checkpoints) == ["220"]  # 210, 230: the source lacks 220
     assert missing_checkpoints(("early", "late", "final")) == [] and missing_checkpoints(("10", "20", "30")) == []
@@ -163,7 +163,7 @@ def test_point11_and_13_scores_with_architecture_strings_and_named_checkpoints(t
     """arch_id may be an NB201 cell string; checkpoints may be names, kept in the file's order."""
     pytest.importorskip("matplotlib")
     import nasarena
-    from nasarena.supernet_report import embedded_gdas_scores
+    from nasarena.plots.supernet_report import embedded_gdas_scores
 
     bench = nasarena.benchmark("nb201-cifar10")
     embedded = embedded_gdas_scores()

@@ -31,7 +31,7 @@ def evaluate(
 
     from ..analysis.supernet import SupernetScores, evaluate_checkpoints, read_scores
     from ..benchmarks import benchmark as load_benchmark
-    from ..supernet_report import embedded_gdas_scores, write_supernet_report
+    from ..plots.supernet_report import embedded_gdas_scores, write_supernet_report
     from .progress import spinner
 
     thresholds = _thresholds(ks)

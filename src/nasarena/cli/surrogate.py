@@ -9,7 +9,7 @@ import typer
 
 from ..errors import OutputError
 from ..io.files import atomic_write_bytes
-from ..surrogate_validation import DEFAULT_OPTIMIZERS
+from ..plots.surrogate_validation import DEFAULT_OPTIMIZERS
 from .run import parse_seeds
 from .values import parse_assignments
 
@@ -142,7 +142,7 @@ def validate(
     jobs: int = typer.Option(1, help="Parallel processes for the optimizer runs."),
 ) -> None:
     """Learning curves and optimizer trajectories on the surrogate vs the table (NB301 Sec. 3, 4)."""
-    from ..surrogate_validation import ValidationPlan, validate as run_validation
+    from ..plots.surrogate_validation import ValidationPlan, validate as run_validation
     from .progress import spinner
 
     _check_validation_numbers(budget, sizes, curve_members, factor, jobs)

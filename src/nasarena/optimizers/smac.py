@@ -46,7 +46,7 @@ def _forest(scenario, n_trees: int):
     """The facade's random forest (``HyperparameterOptimizationFacade.get_model``), made cheap.
 
     Two changes that keep the model (fully grown randomised trees, same options otherwise) and
-    remove most of SMAC's overhead (see ``benchmarks/bench_smac.py``):
+    remove most of SMAC's overhead (see ``bench/bench_smac.py``):
 
     - one thread: SMAC3 predicts with every core (joblib threads), and the acquisition search
       predicts in many small batches, so on few or busy cores the hand-offs cost more than
@@ -68,7 +68,7 @@ class SMAC(Optimizer):
 
     ``retrain_after`` is SMAC3's number of configurations proposed between refits of the
     forest and new acquisition searches (SMAC3's default, 8): lower follows the data more
-    closely, higher is cheaper (see ``benchmarks/bench_smac.py``).
+    closely, higher is cheaper (see ``bench/bench_smac.py``).
     """
 
     name = "smac"

@@ -117,7 +117,7 @@ class LightGBMForest:
 
     On one thread LightGBM's ``predict`` spends ~40 ns per tree and row on nb101-lgb's trees (63
     leaves, mean depth 12), XGBoost's ``inplace_predict`` about half of that on the same trees
-    (``benchmarks/bench_lightgbm_forest.py``). XGBoost cannot hold LightGBM's float64 leaf values nor sum them in float64, so the
+    (``bench/bench_lightgbm_forest.py``). XGBoost cannot hold LightGBM's float64 leaf values nor sum them in float64, so the
     converted model is made to return *leaf numbers* instead: every tree is its own output
     target and each leaf's value is its node number (an integer, exact in float32). The leaf
     values are then gathered from a float64 table and summed in tree order, LightGBM's own

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...spaces.nb101.ops import OPS
+from ...spaces.nb101.vocabulary import OPS
 from ...spaces.nb101.table import labelled_table, unique_cells
 from .data import SpaceData, accuracy_metric
 

@@ -14,7 +14,7 @@ import itertools
 import numpy as np
 
 from ...spaces.nb101 import Cell
-from ...spaces.nb101.ops import CONV1X1, CONV3X3, INPUT, MAXPOOL3X3, OUTPUT
+from ...spaces.nb101.vocabulary import CONV1X1, CONV3X3, INPUT, MAXPOOL3X3, OUTPUT
 from .encoded import edge_bit, popcount
 
 #: The ResNet-like and Inception-like cells of the NB101 paper (Sec. 3.1, Fig. 1 top-right: a

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ...io.packaged import load_arrays, save_arrays
-from .ops import INPUT, OPS, OUTPUT
+from .vocabulary import INPUT, OPS, OUTPUT
 from .enumeration import NUM_OPS, Enumeration, edge_pairs, masks_to_matrices
 
 CELLS_FILE = "nb101-cells.npz"  # hashes and canonical representatives: read by unique_cells()

@@ -33,7 +33,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .ops import EDGES, OPS
+from .vocabulary import EDGES, OPS
 from .order import op_indices_by_index
 
 #: Number of classes of :func:`benchmark_form` (the NB201 paper's unique architectures).

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..encoders import pick_encoder
 from .cell import Cell201
-from .ops import EDGES, OPS
+from .vocabulary import EDGES, OPS
 from .order import op_indices_by_index
 
 ENCODINGS = ("one_hot", "op_indices", "path", "adjacency", "node_features", "graph")

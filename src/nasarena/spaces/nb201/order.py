@@ -26,7 +26,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .ops import EDGES, NUM_CELLS, OPS
+from .vocabulary import EDGES, NUM_CELLS, OPS
 
 SHUFFLE_SEED = 88
 #: Place value of each edge's op index in the product rank.

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ...errors import InvalidArchitectureError
 from ..nb101.cell import Cell
-from ..nb101.ops import INPUT, MAX_VERTICES, OUTPUT
+from ..nb101.vocabulary import INPUT, MAX_VERTICES, OUTPUT
 from .definitions import OneShotSpace, oneshot_space
 
 #: The op of the unused vertex of 4-block spaces (pruned away, so any NB101 op would do).

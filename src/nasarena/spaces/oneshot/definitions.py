@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...errors import unknown_name
-from ..nb101.ops import OPS
+from ..nb101.vocabulary import OPS
 
 
 @dataclass(frozen=True)

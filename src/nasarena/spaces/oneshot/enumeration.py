@@ -40,7 +40,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..nb101.ops import MAX_VERTICES
+from ..nb101.vocabulary import MAX_VERTICES
 from ..nb101.table import hash_cells
 from .arch import OneShotArch, active_blocks
 from .definitions import OneShotSpace, oneshot_space

@@ -1,6 +1,6 @@
 """Cross-validated Kendall tau of surrogates fitted on the 214 real DARTS architectures.
 
-Run: .venv/bin/python benchmarks/bench_darts214_surrogate.py [--models xgb,lgb,rf,svr] [--folds 10]
+Run: .venv/bin/python bench/bench_darts214_surrogate.py [--models xgb,lgb,rf,svr] [--folds 10]
      [--target final_epoch_test_acc] [--seed 0] [--no-parameters]
 
 Data: ``../shared/data/darts/darts214-random-cifar10.csv`` (NAS-Benchmark, GPL-3.0: read here,

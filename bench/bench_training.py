@@ -2,9 +2,9 @@
 
 Run (from the repository root):
 
-    .venv/bin/python benchmarks/bench_training.py --speed [--device cpu|cuda|mps] [--epoch]
-    .venv/bin/python benchmarks/bench_training.py --parity [--start 0 --stop 423624] [--sample N] [--jobs 2]
-    .venv/bin/python benchmarks/bench_training.py --parity-nb201 [--jobs 2]
+    .venv/bin/python bench/bench_training.py --speed [--device cpu|cuda|mps] [--epoch]
+    .venv/bin/python bench/bench_training.py --parity [--start 0 --stop 423624] [--sample N] [--jobs 2]
+    .venv/bin/python bench/bench_training.py --parity-nb201 [--jobs 2]
 
 ``--parity`` builds the full-size NB101 network of every unique cell (rows ``start`` to
 ``stop`` of the sorted-hash order) with ``build_network`` and compares its trainable parameters

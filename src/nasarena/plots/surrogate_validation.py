@@ -1,7 +1,7 @@
 """Is a surrogate benchmark a faithful stand-in for its table? The NB301 validation experiment.
 
-``nasarena surrogate validate`` composes the layers below (so this module sits beside them,
-like ``supernet_report``): it measures
+``nasarena surrogate validate`` composes the layers below it (runner, analysis, figures), so it
+lives with the other report writers in ``plots``: it measures
 
 1. learning curves: MAE and sparse Kendall tau on a fixed test split against the number of
    training architectures, up to the whole table the surrogate was fitted from (Fig. 1/4);
@@ -77,8 +77,8 @@ class ValidationSummary:
 def validate(surrogate: str, out: Path, plan: ValidationPlan = ValidationPlan(), table: str | None = None,
              data_file: Path | None = None) -> ValidationSummary:
     """Run the validation of ``surrogate`` (a built-in name or an artefact file) into ``out``."""
-    from .benchmarks import benchmark as load_benchmark
-    from .benchmarks.surrogate import open_surrogate
+    from ..benchmarks import benchmark as load_benchmark
+    from ..benchmarks.surrogate import open_surrogate
 
     out = Path(out)
     bench = open_surrogate(surrogate)
@@ -127,8 +127,8 @@ def optimizer_ranking_tau(finals: dict[str, dict[str, float]]) -> float:
 
 def _registered_name(surrogate: str, bench) -> str:
     """The registry name runs use: a built-in's own, or a name registered for an artefact file."""
-    from .benchmarks.registry import REGISTRY, Entry, register
-    from .benchmarks.surrogate import load_surrogate
+    from ..benchmarks.registry import REGISTRY, Entry, register
+    from ..benchmarks.surrogate import load_surrogate
 
     if surrogate in REGISTRY:
         return surrogate
@@ -139,7 +139,7 @@ def _registered_name(surrogate: str, bench) -> str:
 
 
 def _available(wanted: Sequence[str]) -> tuple[list[str], list[str]]:
-    from .optimizers.base import REGISTRY
+    from ..optimizers.base import REGISTRY
     chosen = [o for o in wanted if o in REGISTRY]
     if not chosen:
         raise ValueError(f"none of the optimizers {', '.join(wanted)} is registered; "
@@ -148,8 +148,8 @@ def _available(wanted: Sequence[str]) -> tuple[list[str], list[str]]:
 
 
 def _trajectories(surrogate: str, table: str, optimizers, seeds, budget: float, out: Path, jobs: int) -> pd.DataFrame:
-    from .runner import Budget
-    from .runner.experiment import grid, load_results, run_experiment
+    from ..runner import Budget
+    from ..runner.experiment import grid, load_results, run_experiment
 
     specs = grid([surrogate, table], optimizers, seeds, Budget(seconds=budget))
     run_experiment(specs, out, jobs=jobs)
@@ -159,7 +159,7 @@ def _trajectories(surrogate: str, table: str, optimizers, seeds, budget: float, 
 
 
 def _final_mean_regrets(results: pd.DataFrame, surrogate: str, table: str) -> dict[str, dict[str, float]]:
-    from .analysis.trajectories import final_results
+    from ..analysis.trajectories import final_results
 
     final = final_results(results).groupby(["optimizer", "benchmark"])["incumbent_test_regret"].mean()
     return {optimizer: {"surrogate": float(final[optimizer, surrogate]), "table": float(final[optimizer, table])}
@@ -168,11 +168,11 @@ def _final_mean_regrets(results: pd.DataFrame, surrogate: str, table: str) -> di
 
 def _figures(results: pd.DataFrame, out: Path, stem: str, marker: float | None = None) -> list[str]:
     """Mean regret curves over simulated time, one panel per benchmark (nothing without matplotlib)."""
-    from .analysis.curves import incumbent_curves
+    from ..analysis.curves import incumbent_curves
 
     try:
-        from .plots.backend import save_figure
-        from .plots.curves import regret_over_time
+        from .backend import save_figure
+        from .curves import regret_over_time
     except ImportError:
         return []
     try:
@@ -186,8 +186,8 @@ def _figures(results: pd.DataFrame, out: Path, stem: str, marker: float | None =
 
 
 def _curve_data(surrogate: str, bench, data_file: Path | None, summary: ValidationSummary):
-    from .surrogates.builtin import BUILTINS
-    from .surrogates.data import read_training_data
+    from ..surrogates.builtin import BUILTINS
+    from ..surrogates.data import read_training_data
 
     if data_file is not None:
         data = read_training_data(data_file, bench.space)
@@ -204,8 +204,8 @@ def _curve_data(surrogate: str, bench, data_file: Path | None, summary: Validati
 def _learning_curve(bench, data, plan: ValidationPlan) -> list[dict]:
     from dataclasses import replace
 
-    from .surrogates.learning_curves import learning_curve
-    from .surrogates.settings import FitSettings
+    from ..surrogates.learning_curves import learning_curve
+    from ..surrogates.settings import FitSettings
 
     settings = replace(bench.artifact.settings or FitSettings(bench.artifact.model), members=plan.curve_members)
     points = learning_curve(data, bench.artifact.space, plan.curve_sizes, settings)
@@ -216,8 +216,8 @@ def _learning_curve(bench, data, plan: ValidationPlan) -> list[dict]:
 def _learning_curve_figure(points: list[dict], out: Path) -> list[str]:
     """MAE and sparse Kendall tau against the number of training architectures, a line per fidelity."""
     try:
-        from .plots.backend import new_figure, save_figure
-        from .plots.style import publication
+        from .backend import new_figure, save_figure
+        from .style import publication
     except ImportError:
         return []
     import pandas as pd
@@ -244,9 +244,9 @@ def _learning_curve_figure(points: list[dict], out: Path) -> list[str]:
 def _case_study(surrogate: str, table: str, plan: ValidationPlan, budget: float, out: Path,
                 summary: ValidationSummary) -> dict:
     """Local search for ``factor`` x the budget: its mean regret at the budget and at the end, on both."""
-    from .analysis.curves import incumbent_curves
+    from ..analysis.curves import incumbent_curves
 
-    from .optimizers.base import REGISTRY
+    from ..optimizers.base import REGISTRY
     if "ls" not in REGISTRY:
         summary.notes.append("no case study: local search (ls) is not registered")
         return {}

@@ -1,7 +1,7 @@
 """Benchmark the LightGBM fast path: ``query_batch`` of nb101-lgb-v1.0 with and without
 :class:`nasarena.surrogates.forest.LightGBMForest`, in the same process.
 
-Run: .venv/bin/python benchmarks/bench_lightgbm_forest.py [--rows 100000] [--repeats 3]
+Run: .venv/bin/python bench/bench_lightgbm_forest.py [--rows 100000] [--repeats 3]
 Baseline: the same benchmark with every LightGBM booster (the five accuracy members and the
 runtime model) called through LightGBM's own ``predict`` on one thread, as before the forest.
 Measured (best of ``repeats``, alternating the two so that machine load hits both alike):

@@ -1,6 +1,6 @@
 """NB101 hashing speed: per-cell and batch paths against the straightforward implementation.
 
-Run: .venv/bin/python benchmarks/bench_nb101_hash.py [num_cells]
+Run: .venv/bin/python bench/bench_nb101_hash.py [num_cells]
 All three paths hash the same raw cells; outputs are checked identical before timing counts.
 """
 

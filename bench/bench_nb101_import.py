@@ -1,6 +1,6 @@
 """Full-size official-layout NB101 file: conversion throughput, store load time and memory.
 
-Run: .venv/bin/python benchmarks/bench_nb101_import.py [WORKDIR] [--load-only]
+Run: .venv/bin/python bench/bench_nb101_import.py [WORKDIR] [--load-only]
 Writes a synthetic nasbench_full.tfrecord (every unique cell x 4 budgets x 3 trials, the
 official record layout, made-up numbers; ~5.1 million records), converts it, then loads the
 store in a fresh process. Baseline of the same run: loading the file the way the original API

@@ -1,6 +1,6 @@
 """NB101 enumeration: the vectorised generator against the straightforward one.
 
-Run: .venv/bin/python benchmarks/bench_nb101_enumerate.py [--full-baseline]
+Run: .venv/bin/python bench/bench_nb101_enumerate.py [--full-baseline]
 The full space is enumerated with our generator and compared to the shipped table. The
 straightforward generator (as the original ``generate_graphs.py``) runs on graphs of up to 6
 vertices (~10% of the work) unless ``--full-baseline`` asks for all of it (~5 min).

@@ -1,6 +1,6 @@
 """Protocol throughput: many seeds of an optimizer on nb101-lite, and per-evaluation overheads.
 
-Run: .venv/bin/python benchmarks/bench_runner.py [seeds] [optimizers]
+Run: .venv/bin/python bench/bench_runner.py [seeds] [optimizers]
   seeds: number of seeds of regularized evolution with a 1e7 s budget (default 500)
   optimizers: comma-separated list whose per-evaluation overhead is measured (default: all)
 """

@@ -1,6 +1,6 @@
 """The live benchmark on real CIFAR-10 against NAS-Bench-201's own numbers, at a CPU-sized scale.
 
-Run: .venv/bin/python benchmarks/bench_live_nb201.py [--cells 12] [--epochs 4] [--subset 250]
+Run: .venv/bin/python bench/bench_live_nb201.py [--cells 12] [--epochs 4] [--subset 250]
      [--image-size 16] [--channels 8] [--store DIR]
 
 Trains ``--cells`` NB201 cells drawn with a fixed seed (``nasarena.benchmark("live",

@@ -1,6 +1,6 @@
 """Benchmark surrogate queries: single-query latency and batch throughput of the built-in surrogates.
 
-Run: .venv/bin/python benchmarks/bench_surrogate.py [NAME ...] [--rows 100000]
+Run: .venv/bin/python bench/bench_surrogate.py [NAME ...] [--rows 100000]
 Baseline (same run): a plain per-architecture loop that encodes each architecture and calls the
 ensemble's ``predict`` (every member's scikit-learn wrapper) and the runtime model's ``predict``
 on one row at a time, with no cache: what a straightforward surrogate benchmark does per query.

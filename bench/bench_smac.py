@@ -7,7 +7,7 @@ SMAC3's own forest (every core, ``max_leaf_nodes=2**20``) and 10,000 acquisition
 the baseline for the cheaper settings :mod:`nasarena.optimizers.smac` uses. ``distinct``
 is the number of distinct architectures among the evaluations.
 
-Run: .venv/bin/python benchmarks/bench_smac.py [evaluations] [variants]
+Run: .venv/bin/python bench/bench_smac.py [evaluations] [variants]
   evaluations: per run, on nb101-lite (default 200)
   variants: comma-separated names from the table (default: all)
 """

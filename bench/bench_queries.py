@@ -1,6 +1,6 @@
 """Benchmark loading and querying, against a baseline laid out like the original API.
 
-Run: .venv/bin/python benchmarks/bench_queries.py
+Run: .venv/bin/python bench/bench_queries.py
 Baseline: a plain dict hash -> {"fixed": {...}, "computed": {epochs: [dict per trial]}} of Python
 objects, the layout the original NB101 API keeps in memory, queried the way it does it
 (random trial, dict copies).

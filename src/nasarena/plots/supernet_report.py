@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .analysis.supernet import SupernetScores, cluster_architectures, cluster_summary, id_rate, random_baseline
-from .io.packaged import load_arrays, read_manifest
+from ..analysis.supernet import SupernetScores, cluster_architectures, cluster_summary, id_rate, random_baseline
+from ..io.packaged import load_arrays, read_manifest
 
 GDAS_FILE = "nb201-gdas-supernet.npz.xz"
 
@@ -22,7 +22,7 @@ def embedded_gdas_scores() -> SupernetScores:
 def write_supernet_report(true_scores, supernet: SupernetScores, metrics: pd.DataFrame, bench, out: Path,
                           ks, cluster_threshold: float) -> Path:
     """Write metrics.csv, clusters.csv, figures/ and report.html into ``out``; return the page's path."""
-    from .plots.staging import staged_folder
+    from .staging import staged_folder
 
     out = Path(out)
     with staged_folder(out) as staging:  # nothing reaches ``out`` unless every file was written
@@ -32,9 +32,9 @@ def write_supernet_report(true_scores, supernet: SupernetScores, metrics: pd.Dat
 
 def _write(true_scores, supernet: SupernetScores, metrics: pd.DataFrame, bench, out: Path, ks,
            cluster_threshold: float) -> None:
-    from .plots import html
-    from .plots.backend import save_figure
-    from .plots.supernet import cluster_plot, correlation_vs_id_rate, id_rate_curves
+    from . import html
+    from .backend import save_figure
+    from .supernet import cluster_plot, correlation_vs_id_rate, id_rate_curves
 
     metrics.to_csv(out / "metrics.csv", index=False)
     n = len(true_scores)

@@ -1,6 +1,6 @@
 """The anytime paper's four setups (presets anytime-O/VS/C/CVS) on nb101-lite and nb101-noisy.
 
-Run: nice -n 10 .venv/bin/python benchmarks/bench_anytime_presets.py [OUT] [SEEDS] [OPTIMIZERS] [JOBS]
+Run: nice -n 10 .venv/bin/python bench/bench_anytime_presets.py [OUT] [SEEDS] [OPTIMIZERS] [JOBS]
   OUT: results directory, resumable (default results/bench-anytime-presets)
   SEEDS: seeds per configuration (default 20, as the paper); OPTIMIZERS: default re,irace (add smac
   where time allows); JOBS: processes (default 1)

@@ -11,7 +11,7 @@ Two measurements (NAS-Bench-1Shot1 issue, "Proof"):
    work (choosing the architecture and the one-shot validation pass over 10,000 images) from
    timed no-gradient forward passes times their count.
 
-    OMP_NUM_THREADS=1 python benchmarks/bench_oneshot.py [--threads 1] [--steps 3] [--out DIR]
+    OMP_NUM_THREADS=1 python bench/bench_oneshot.py [--threads 1] [--steps 3] [--out DIR]
 
 Writes ``bench_oneshot.json`` and prints two tables. Slow (minutes); not part of the tests.
 

@@ -1,6 +1,6 @@
 """GIN surrogate vs XGBoost on NAS-Bench-101: fit time, prediction throughput, held-out Kendall tau.
 
-Run: .venv/bin/python benchmarks/bench_gin.py [--train 20000] [--epochs 128] [--threads 1]
+Run: .venv/bin/python bench/bench_gin.py [--train 20000] [--epochs 128] [--threads 1]
 Baseline: XGBoost with the Table 6 defaults on the adjacency + one-hot encoding, fitted in the
 same run on the same split. Data: ``nb101-lite`` (one real accuracy draw per cell); as in the
 NAS-Bench-301 paper's Sec. 2, diverged cells (accuracy < 50%) are left out. Both models stop

@@ -5,7 +5,7 @@ per evaluation. BANANAS retrains its ensemble every 10 results on all results so
 overhead grows with the budget; the cost of one ensemble training at a few training-set sizes
 is printed as well.
 
-Run: .venv/bin/python benchmarks/bench_optimizers_extra.py [evaluations] [seeds]
+Run: .venv/bin/python bench/bench_optimizers_extra.py [evaluations] [seeds]
   evaluations: budget of each run (default 300)
   seeds: runs per optimizer (default 2)
 """

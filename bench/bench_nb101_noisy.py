@@ -1,6 +1,6 @@
 """Proof runs of nb101-noisy: does the NB101 paper's order RS < NRE < RE reappear with training noise?
 
-Run: nice -n 10 .venv/bin/python benchmarks/bench_nb101_noisy.py [OUT] [SEEDS] [JOBS] [PART]
+Run: nice -n 10 .venv/bin/python bench/bench_nb101_noisy.py [OUT] [SEEDS] [JOBS] [PART]
   OUT: results directory, resumable (default results/bench-nb101-noisy)
   SEEDS: seeds per configuration (default 100); JOBS: processes (default 1)
   PART: all (default), plain (no caching), cached (RE with caching) or report (only print)

@@ -1,6 +1,6 @@
 """Optimizer CPU per evaluation of every optimizer: a full 1e7 s NB101 run and 300 NB201 evaluations.
 
-Run: nice -n 10 .venv/bin/python benchmarks/bench_optimizer_cpu.py [--optimizers smac,tpe,...]
+Run: nice -n 10 .venv/bin/python bench/bench_optimizer_cpu.py [--optimizers smac,tpe,...]
      [--seeds 1] [--max-evaluations N] [--skip-nb101] [--skip-nb201]
 
 What is measured is the runner's own ``optimizer_cpu_time`` column (process CPU seconds spent in

@@ -1,6 +1,6 @@
 """Time the whole NB101 space study (`nasarena analyze nb101-lite`): analysis, figures, HTML and JSON.
 
-Run on demand: ``python benchmarks/bench_analyze.py [BENCHMARK] [OUT]``. Prints the seconds of
+Run on demand: ``python bench/bench_analyze.py [BENCHMARK] [OUT]``. Prints the seconds of
 each section and the total, and the machine's load average (the target is under 3 minutes on
 an otherwise idle 2-core machine; on a shared machine wall time is longer, so the process's CPU
 time and the load average are printed beside it).

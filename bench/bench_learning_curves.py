@@ -1,6 +1,6 @@
 """Learning curves of several surrogate models on real NB201 CIFAR-10 data, and their crossovers.
 
-Run: .venv/bin/python benchmarks/bench_learning_curves.py [--models xgb,lgb,rf,gin] [--sizes 100,...]
+Run: .venv/bin/python bench/bench_learning_curves.py [--models xgb,lgb,rf,gin] [--sizes 100,...]
      [--gin-epochs 30]
 
 The NAS-Bench-301 paper's Fig. 4: which model is best depends on how many architectures it is

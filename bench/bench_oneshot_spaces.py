@@ -1,7 +1,7 @@
 """The NAS-Bench-1Shot1 spaces: their counts, the test-accuracy distributions of Fig. 6, and
 discrete NAS on them through an NB101 table.
 
-Run: .venv/bin/python benchmarks/bench_oneshot_spaces.py [--nb101 nb101-lite] [--seeds 10]
+Run: .venv/bin/python bench/bench_oneshot_spaces.py [--nb101 nb101-lite] [--seeds 10]
      [--budget 1e6] [--optimizers rs,re,ls]
 
 Prints, per space: the four architecture sets of ``nasarena.spaces.oneshot.enumeration`` next
