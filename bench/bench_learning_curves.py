@@ -68,7 +68,7 @@ def main() -> None:
         if point is not None and point != sizes[0]:
             print(f"  {a} >= {b} from {point} cells")
     print("  (pairs not listed: one model is at least as good at every size, or never)")
-    print(f"\nbest at each size: " + ", ".join(
+    print("\nbest at each size: " + ", ".join(
         f"{s}: {max(models, key=lambda m: np.nan_to_num(table[m][s][1], nan=-1.0))}" for s in sizes))
 
 

@@ -7,7 +7,6 @@ store in a fresh process. Baseline of the same run: loading the file the way the
 does, into a dict of Python objects (hash -> fixed stats and per-budget lists of trial dicts).
 """
 
-import resource
 import subprocess
 import sys
 import tempfile
@@ -17,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from nasarena.benchmarks.nb101_store import convert
-from nasarena.io.nb101_records import EvaluationData, ModelMetrics, NB101Record, iter_nb101_records, serialize_record
+from nasarena.io.nb101_records import EvaluationData, ModelMetrics, NB101Record, serialize_record
 from nasarena.io.tfrecord import write_records
 from nasarena.spaces.nb101 import unique_cells
 

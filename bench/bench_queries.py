@@ -7,7 +7,6 @@ objects, the layout the original NB101 API keeps in memory, queried the way it d
 """
 
 import random
-import resource
 import subprocess
 import sys
 import time

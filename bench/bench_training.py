@@ -35,8 +35,8 @@ Measured 2026-11-25 on the 2-core development machine while ~9 other jobs ran (l
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import json
+import multiprocessing
 import os
 import time
 from pathlib import Path

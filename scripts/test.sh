@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
-# Install nasarena with its test extras into .venv at the repository root and run the tests.
+# Install nasarena with its test extras into .venv at the repository root, then lint (ruff),
+# type-check the public contracts (mypy) and run the tests (pytest; arguments go to pytest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[test,plots,distributed,surrogates,optimizers,torch]"
+.venv/bin/ruff check --quiet src tests bench scripts examples
+# The written contracts: spaces, optimizers, benchmarks, results, registries, errors, conformance checks.
+.venv/bin/mypy --no-error-summary src/nasarena/spaces/protocol.py src/nasarena/optimizers/base.py \
+    src/nasarena/registry.py src/nasarena/errors.py src/nasarena/benchmarks/protocol.py \
+    src/nasarena/benchmarks/result.py src/nasarena/benchmarks/registry.py src/nasarena/testing/__init__.py
 .venv/bin/python -m pytest "$@"

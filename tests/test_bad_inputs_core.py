@@ -98,9 +98,9 @@ import subprocess  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 import pandas as pd  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 from nasarena.runner import Budget  # noqa: E402
 from nasarena.runner.experiment import RUNS_DIR, grid, load_results, load_timings, pending, run_experiment  # noqa: E402

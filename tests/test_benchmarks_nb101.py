@@ -4,11 +4,10 @@ import numpy as np
 import pytest
 
 import nasarena
+from conftest import SHARED_DATA
 from nasarena.benchmarks import available
 from nasarena.benchmarks.protocol import InvalidArchitectureError
 from nasarena.spaces.nb101 import unique_cells
-
-from conftest import SHARED_DATA
 
 
 @pytest.fixture(scope="module")

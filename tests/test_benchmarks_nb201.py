@@ -7,9 +7,8 @@ import pandas as pd
 import pytest
 
 import nasarena
-from nasarena.spaces.nb201 import Cell201
-
 from conftest import SHARED_DATA
+from nasarena.spaces.nb201 import Cell201
 
 NB201 = SHARED_DATA / "nb201"
 

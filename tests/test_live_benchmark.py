@@ -1,6 +1,5 @@
 """The live benchmark of issue 13: a query trains, the store answers repeats, the runner uses it."""
 
-import json
 import pickle
 from pathlib import Path
 

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import SHARED_DATA
 from nasarena.spaces.nb201 import (
     EDGES,
     ENCODINGS,
@@ -34,8 +35,6 @@ from nasarena.spaces.nb201 import (
     trainable_parameters,
     unique_cells,
 )
-
-from conftest import SHARED_DATA
 
 NB201 = SHARED_DATA / "nb201"
 BEST_KNOWN = "|nor_conv_3x3~0|+|nor_conv_3x3~0|avg_pool_3x3~1|+|skip_connect~0|nor_conv_3x3~1|skip_connect~2|"

@@ -11,8 +11,17 @@ import pytest
 from nasarena.benchmarks import benchmark
 from nasarena.errors import InvalidArchitectureError, InvalidSettingError, UnknownNameError
 from nasarena.spaces.nb101 import Cell
-from nasarena.spaces.oneshot import (ONESHOT_SPACES, PAPER_COUNTS, OneShotArch, architectures, count, discretize,
-                                     discretize_arch, oneshot_space, search_space)
+from nasarena.spaces.oneshot import (
+    ONESHOT_SPACES,
+    PAPER_COUNTS,
+    OneShotArch,
+    architectures,
+    count,
+    discretize,
+    discretize_arch,
+    oneshot_space,
+    search_space,
+)
 from nasarena.spaces.oneshot.choices import choices
 from nasarena.spaces.oneshot.enumeration import blocks_with_child, is_chain, wirings
 

@@ -5,13 +5,11 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-import nasarena
 from nasarena.optimizers.base import Observation, Optimizer, Trial
 from nasarena.runner import Budget, RunSettings, run
 from nasarena.runner.experiment import RUNS_DIR, grid, load_results, run_experiment

@@ -16,7 +16,6 @@ pytest.importorskip("smac")
 import ConfigSpace as CS  # noqa: E402
 import optuna  # noqa: E402
 
-import nasarena  # noqa: E402
 from nasarena.optimizers import Observation, available, make  # noqa: E402
 from nasarena.optimizers.config_bridge import OptunaBridge  # noqa: E402
 from nasarena.runner import Budget, run  # noqa: E402

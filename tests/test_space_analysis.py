@@ -12,13 +12,13 @@ import pytest
 import nasarena
 from nasarena.analysis.space.cost import inception_neighbours, pareto_front
 from nasarena.analysis.space.data import space_data
-from nasarena.analysis.space.encoded import (digits_labellings, encoded_space, labellings_digits, matrix_number)
+from nasarena.analysis.space.encoded import digits_labellings, encoded_space, labellings_digits, matrix_number
 from nasarena.analysis.space.locality import edit_distance, hamming_transform
 from nasarena.analysis.space.operations import replacement_pairs
 from nasarena.analysis.space.structure import NAMED_CELLS, depth, width
 from nasarena.spaces.nb101 import Cell, unique_cells
-from nasarena.spaces.nb101.vocabulary import CONV1X1, CONV3X3, INPUT, MAXPOOL3X3, OPS, OUTPUT
 from nasarena.spaces.nb101.table import hash_cells
+from nasarena.spaces.nb101.vocabulary import CONV1X1, CONV3X3, INPUT, MAXPOOL3X3, OPS, OUTPUT
 
 
 def _structure(cell: Cell) -> tuple[int, int]:

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+from conftest import SHARED_DATA
 from nasarena.analysis.supernet import (
     IndependentSoftmaxSampler,
     SupernetScores,
@@ -23,8 +24,6 @@ from nasarena.analysis.supernet import (
     sampling_probabilities,
 )
 from nasarena.cli.main import app
-
-from conftest import SHARED_DATA
 
 
 def test_id_rate_by_hand():

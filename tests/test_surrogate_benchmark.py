@@ -331,9 +331,9 @@ def test_vectorised_nb101_encoding_equals_the_per_cell_encoding():
 # --- the runner on a surrogate built from a user's file ---------------------------------------
 
 def test_csv_to_artefact_to_runner_with_random_search_and_evolution(fitted):
-    from nasarena.runner.experiment import RunSpec, execute, summarize
-    from nasarena.runner import Budget
     from nasarena.benchmarks.registry import Entry, register
+    from nasarena.runner import Budget
+    from nasarena.runner.experiment import RunSpec, execute, summarize
 
     file, _ = fitted
     bench = nasarena.benchmark("surrogate", path=str(file))

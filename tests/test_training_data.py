@@ -9,10 +9,9 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from conftest import SHARED_DATA  # noqa: E402
 from nasarena.errors import DataFileError, InvalidSettingError  # noqa: E402
 from nasarena.training.data import CLASSES, batches, load_cifar10  # noqa: E402
-
-from conftest import SHARED_DATA  # noqa: E402
 
 TARBALL = SHARED_DATA / "cifar10" / "cifar10-jpeg.tar.gz"
 PER_CLASS_PER_BATCH = 5  # synthetic: 25 training and 5 test images per class

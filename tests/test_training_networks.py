@@ -7,6 +7,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from conftest import SHARED_DATA  # noqa: E402
 from nasarena.errors import InvalidArchitectureError, InvalidSettingError, UnknownNameError  # noqa: E402
 from nasarena.spaces.nb101 import Cell, unique_cells  # noqa: E402
 from nasarena.spaces.nb101.parameters import trainable_parameters as nb101_parameters  # noqa: E402
@@ -17,8 +18,6 @@ from nasarena.spaces.nb201.space import NB201Space  # noqa: E402
 from nasarena.training import build_network, count_flops, count_parameters  # noqa: E402
 from nasarena.training.networks.counting import shapes_only  # noqa: E402
 from nasarena.training.networks.ops import ConvBnRelu, MaxPool3x3, nb101_op  # noqa: E402
-
-from conftest import SHARED_DATA  # noqa: E402
 
 INCEPTION = Cell(
     [[0, 1, 1, 1, 0, 1, 0], [0, 0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 1, 0, 0],

@@ -64,7 +64,7 @@ def load(dataset: str, seed: int = 0) -> TabularBenchmark:
         fidelities=FIDELITIES,
         trials=1,
         metrics=("valid_accuracy", "test_accuracy", "cost_seconds", "trainable_parameters"),
-        real=(f"validation and test accuracy after 12 epochs; validation accuracy after 200 epochs"
+        real=("validation and test accuracy after 12 epochs; validation accuracy after 200 epochs"
               + ("; test accuracy after 200 epochs" if has_final_test else "")
               + " (means over the benchmark's seeds); trainable parameters (exact count)"),
         modelled=(f"training cost: epochs x {TRAINING_IMAGES[dataset]:,} images x 3 x exact forward MACs / "

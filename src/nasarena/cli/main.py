@@ -2,10 +2,10 @@
 
 import typer
 
-from .errors import ReportingGroup
 from .analyze import analyze_command
 from .benchmarks import benchmarks
 from .collect import collect_command
+from .errors import ReportingGroup
 from .nb101 import app as nb101_app
 from .oneshot import app as oneshot_app
 from .query import query_command

@@ -57,8 +57,14 @@ class RunProgress:
 
     def __enter__(self) -> RunProgress:
         if progress_wanted() and self.total:
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
-                                       TimeElapsedColumn, TimeRemainingColumn)
+            from rich.progress import (
+                BarColumn,
+                Progress,
+                TaskProgressColumn,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
 
             self._progress = Progress(TextColumn("runs"), BarColumn(), TaskProgressColumn(), TextColumn("{task.fields[done]}"),
                                       TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),

@@ -29,7 +29,7 @@ def evaluate(
     """ID rate a1(k) per checkpoint vs the random baseline, correlations, sampling mass, clusters."""
     import numpy as np
 
-    from ..analysis.supernet import SupernetScores, evaluate_checkpoints, read_scores
+    from ..analysis.supernet import evaluate_checkpoints, read_scores
     from ..benchmarks import benchmark as load_benchmark
     from ..plots.supernet_report import embedded_gdas_scores, write_supernet_report
     from .progress import spinner

@@ -110,7 +110,6 @@ def evaluate(
 def info(artefact: str = typer.Argument(..., help="Artefact file, or the name of a built-in surrogate.")) -> None:
     """What a surrogate benchmark is: space, fidelities, data manifest, validation metrics, semantics."""
     from ..benchmarks.surrogate import open_surrogate
-
     from .progress import spinner
 
     try:
@@ -142,7 +141,8 @@ def validate(
     jobs: int = typer.Option(1, help="Parallel processes for the optimizer runs."),
 ) -> None:
     """Learning curves and optimizer trajectories on the surrogate vs the table (NB301 Sec. 3, 4)."""
-    from ..plots.surrogate_validation import ValidationPlan, validate as run_validation
+    from ..plots.surrogate_validation import ValidationPlan
+    from ..plots.surrogate_validation import validate as run_validation
     from .progress import spinner
 
     _check_validation_numbers(budget, sizes, curve_members, factor, jobs)

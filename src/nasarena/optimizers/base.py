@@ -30,7 +30,7 @@ from __future__ import annotations
 import inspect
 import math
 from abc import ABCMeta, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import ClassVar, cast
 

@@ -16,7 +16,6 @@ import numpy as np
 
 from .base import Observation, Optimizer, Setting, Trial
 
-
 #: Mutation rules: the NB101 paper's single edit (the default) and the rate-based one.
 MUTATIONS = ("paper", "rate")
 #: Encodings the mutation works on (variable_size: the anytime paper's VS setup, NB101 only).

@@ -25,7 +25,6 @@ from pathlib import Path
 
 from .base import Observation, Optimizer, Setting, Trial
 
-
 #: Random configurations scored per acquisition search: SMAC3 1.x's default (``acq_opt_challengers``,
 #: the generation of the NB101 paper's SMAC); the 2.x facade's 10,000 doubles the cost of a search.
 ACQUISITION_CHALLENGERS = 5000

@@ -23,10 +23,10 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.anytime import Normalization, run_hypervolumes
-from ..analysis.regret_basis import UNITS, regret_basis, regret_name
 from ..analysis.attainment import attainment_surfaces, eaf_difference
 from ..analysis.curves import incumbent_curves
 from ..analysis.ecdf import final_regret_ecdfs, repetition_subsamples
+from ..analysis.regret_basis import UNITS, regret_basis, regret_name
 from ..analysis.trajectories import RUN_KEYS, final_results, label, monotone_fronts
 from ..runner.experiment import RUNS_DIR, load_results
 from . import html
@@ -38,8 +38,7 @@ from .experiment_info import ExperimentDescription, describe_experiment, seed_ra
 from .hypervolume import hypervolume_gap_boxplots
 from .staging import staged_folder
 from .style import Style
-from .summary_tables import (CONFIDENCE, RankTest, final_regret_table, friedman_tests, hypervolume_table,
-                             wilcoxon_tests)
+from .summary_tables import CONFIDENCE, RankTest, final_regret_table, friedman_tests, hypervolume_table, wilcoxon_tests
 
 REPORT_FILE = "report.html"
 SETUP_CODES = ("O: original (no caching, one worker, optimizer time not counted); C: caching (a repeated query "

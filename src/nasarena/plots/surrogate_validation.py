@@ -245,7 +245,6 @@ def _case_study(surrogate: str, table: str, plan: ValidationPlan, budget: float,
                 summary: ValidationSummary) -> dict:
     """Local search for ``factor`` x the budget: its mean regret at the budget and at the end, on both."""
     from ..analysis.curves import incumbent_curves
-
     from ..optimizers.base import REGISTRY
     if "ls" not in REGISTRY:
         summary.notes.append("no case study: local search (ls) is not registered")

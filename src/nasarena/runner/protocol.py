@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..benchmarks.protocol import InvalidArchitectureError
 from ..errors import InvalidSettingError
-from ..optimizers.base import Observation, Optimizer, Trial
+from ..optimizers.base import Observation, Optimizer
 
 MAX_CONSECUTIVE_INVALID = 100_000
 

@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import DataFileError
 from .. import __version__
+from ..errors import DataFileError
 from ..io.files import atomic_write_bytes
 
 if TYPE_CHECKING:

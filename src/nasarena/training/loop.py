@@ -371,8 +371,15 @@ def _progress_bar(enabled: bool | None, epochs: int, done: int, images_per_epoch
         yield None
         return
     from rich.console import Console
-    from rich.progress import (BarColumn, Progress, ProgressColumn, TaskProgressColumn, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        ProgressColumn,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
     from rich.text import Text
 
     class ImagesPerSecond(ProgressColumn):

@@ -34,7 +34,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from dataclasses import asdict, dataclass, fields, replace as dataclass_replace
+from dataclasses import asdict, dataclass, fields
+from dataclasses import replace as dataclass_replace
 
 from ..errors import InvalidSettingError, unknown_name
 

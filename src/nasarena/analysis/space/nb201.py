@@ -20,9 +20,9 @@ from ...spaces.nb201 import EDGES, OPS, unique_cells
 from ...spaces.nb201.order import op_indices_by_index
 from ..supernet.clustering import cluster_architectures
 from .cost import pareto_front
+from .encoded import edge_bit
 from .locality import autocorrelation
 from .structure import depth, width
-from .encoded import edge_bit
 
 NUM_EDGES = len(EDGES)
 PLACES = len(OPS) ** np.arange(NUM_EDGES - 1, -1, -1)

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...spaces.nb101.vocabulary import OPS
 from ...spaces.nb101.table import labelled_table, unique_cells
+from ...spaces.nb101.vocabulary import OPS
 from .data import SpaceData, accuracy_metric
 
 SHORT = {"conv3x3-bn-relu": "conv3x3", "conv1x1-bn-relu": "conv1x1", "maxpool3x3": "maxpool3x3"}

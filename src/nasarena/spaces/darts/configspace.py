@@ -27,8 +27,16 @@ from functools import lru_cache
 import numpy as np
 
 from .genotype import DartsArch, canonical_cell
-from .structure import (CELL_TYPES, EDGE_SLOTS, EDGES_PER_NODE, INTERMEDIATE_NODES, OPS, PARENT_PAIRS, SLOT_INDEX,
-                        pair_name)
+from .structure import (
+    CELL_TYPES,
+    EDGE_SLOTS,
+    EDGES_PER_NODE,
+    INTERMEDIATE_NODES,
+    OPS,
+    PARENT_PAIRS,
+    SLOT_INDEX,
+    pair_name,
+)
 
 #: Names of the ConfigSpace encodings of the space.
 CONFIG_ENCODINGS = ("categorical",)

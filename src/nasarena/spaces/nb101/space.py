@@ -6,11 +6,11 @@ import json
 
 import numpy as np
 
+from ...errors import InvalidArchitectureError
 from ..encoders import pick_encoder
 from . import encodings as cell_encodings
 from . import operations
 from .cell import INPUT, MAX_VERTICES, OPS, OUTPUT, Cell
-from ...errors import InvalidArchitectureError
 from .config_space import CONFIG_ENCODINGS, build_config_space, decode_config, encode_config
 from .table import NUM_UNIQUE_CELLS, UniqueCells, unique_cells
 

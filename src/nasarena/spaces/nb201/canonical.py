@@ -33,8 +33,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .vocabulary import EDGES, OPS
 from .order import op_indices_by_index
+from .vocabulary import EDGES, OPS
 
 #: Number of classes of :func:`benchmark_form` (the NB201 paper's unique architectures).
 NUM_UNIQUE = 6466

@@ -14,8 +14,8 @@ from functools import cached_property
 
 from ...errors import InvalidArchitectureError
 from .canonical import algebraic_form, benchmark_form
-from .vocabulary import EDGES, NUM_CELLS, OPS
 from .order import index_at_rank, op_indices_by_index, product_rank
+from .vocabulary import EDGES, NUM_CELLS, OPS
 
 __all__ = ["EDGES", "NUM_CELLS", "OPS", "Cell201"]
 

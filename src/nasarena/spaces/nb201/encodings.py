@@ -32,8 +32,8 @@ import numpy as np
 
 from ..encoders import pick_encoder
 from .cell import Cell201
-from .vocabulary import EDGES, OPS
 from .order import op_indices_by_index
+from .vocabulary import EDGES, OPS
 
 ENCODINGS = ("one_hot", "op_indices", "path", "adjacency", "node_features", "graph")
 #: Ops that carry a path onwards (a ``none`` edge breaks it), in path-encoding order.

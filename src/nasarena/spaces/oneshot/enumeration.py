@@ -40,8 +40,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..nb101.vocabulary import MAX_VERTICES
 from ..nb101.table import hash_cells
+from ..nb101.vocabulary import MAX_VERTICES
 from .arch import OneShotArch, active_blocks
 from .definitions import OneShotSpace, oneshot_space
 

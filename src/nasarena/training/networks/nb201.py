@@ -14,7 +14,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from ...spaces.nb201.ops import EDGES
+from ...spaces.nb201.vocabulary import EDGES
 
 
 class ReluConvBn(nn.Sequential):
