@@ -10,7 +10,7 @@ import time
 import numpy as np
 
 from nasarena.spaces.nb101 import INPUT, OPS, OUTPUT, Cell, hash_cells, unique_cells
-from nasarena.spaces.nb101.table import hash_of_row, row_of_pruned
+from nasarena.spaces.nb101.lookup import hash_of_row, row_of_pruned
 from straightforward_nb101 import straightforward_hash
 
 

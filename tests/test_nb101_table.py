@@ -7,7 +7,7 @@ from nasarena.io.packaged import DataIntegrityError, load_arrays, read_manifest
 from nasarena.spaces.nb101 import NUM_UNIQUE_CELLS, unique_cells
 from nasarena.spaces.nb101.enumeration import labelled_hashes, labellings, masks_to_matrices
 from nasarena.spaces.nb101.hashing import fingerprint
-from nasarena.spaces.nb101.table import LOOKUP_FILE, labelled_table
+from nasarena.spaces.nb101.lookup import LOOKUP_FILE, labelled_table
 
 
 def test_number_of_unique_cells_is_the_official_one():

@@ -17,7 +17,7 @@ from nasarena.analysis.space.locality import edit_distance, hamming_transform
 from nasarena.analysis.space.operations import replacement_pairs
 from nasarena.analysis.space.structure import NAMED_CELLS, depth, width
 from nasarena.spaces.nb101 import Cell, unique_cells
-from nasarena.spaces.nb101.table import hash_cells
+from nasarena.spaces.nb101.lookup import hash_cells
 from nasarena.spaces.nb101.vocabulary import CONV1X1, CONV3X3, INPUT, MAXPOOL3X3, OPS, OUTPUT
 
 

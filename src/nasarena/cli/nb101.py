@@ -80,7 +80,7 @@ def enumerate_command(
 
     from ..spaces.nb101 import unique_cells
     from ..spaces.nb101.enumeration import enumerate_space
-    from ..spaces.nb101.table import save_enumeration
+    from ..spaces.nb101.lookup import save_enumeration
 
     start = time.perf_counter()
     enumeration = enumerate_space(workers or None)

@@ -7,7 +7,7 @@ pass over the 2^21 matrices (which full DAG each prunes to, which interior verti
 gives the unique-cell row of any encoded point by table look-up, and the exact number of
 encoded points of every unique cell as one weighted ``bincount``.
 
-Edge bit ``x + y(y-1)/2`` is the edge x -> y (the convention of ``spaces.nb101.table``);
+Edge bit ``x + y(y-1)/2`` is the edge x -> y (the convention of ``spaces.nb101.lookup``);
 labels are 0/1/2 for conv3x3/conv1x1/maxpool3x3; an op labelling is the base-3 number of the
 five interior labels, vertex 1 most significant.
 """
@@ -19,7 +19,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from ...spaces.nb101.table import labelled_table
+from ...spaces.nb101.lookup import labelled_table
 
 VERTICES = 7
 INTERIOR = VERTICES - 2

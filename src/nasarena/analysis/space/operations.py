@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...spaces.nb101.table import labelled_table, unique_cells
+from ...spaces.nb101.lookup import labelled_table
+from ...spaces.nb101.table import unique_cells
 from ...spaces.nb101.vocabulary import OPS
 from .data import SpaceData, accuracy_metric
 

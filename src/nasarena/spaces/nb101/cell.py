@@ -15,7 +15,7 @@ from operator import itemgetter
 import numpy as np
 
 from ...errors import InvalidArchitectureError
-from .table import hash_of_row, row_of_pruned
+from .lookup import hash_of_row, row_of_pruned
 from .vocabulary import CONV1X1, CONV3X3, INPUT, MAX_EDGES, MAX_VERTICES, MAXPOOL3X3, OPS, OUTPUT
 
 __all__ = ["CONV1X1", "CONV3X3", "INPUT", "MAX_EDGES", "MAX_VERTICES", "MAXPOOL3X3", "OPS", "OUTPUT", "Cell"]

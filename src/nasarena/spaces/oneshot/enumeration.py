@@ -40,7 +40,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..nb101.table import hash_cells
+from ..nb101.lookup import hash_cells
 from ..nb101.vocabulary import MAX_VERTICES
 from .arch import OneShotArch, active_blocks
 from .definitions import OneShotSpace, oneshot_space
@@ -50,7 +50,7 @@ PAPER_COUNTS = {"nb1shot1-1": (6240, 2487), "nb1shot1-2": (29160, 3609), "nb1sho
 
 #: Op index given to blocks whose op cannot change the cell (index into ``space.ops``: conv3x3).
 FIXED_OP = 0
-#: Hash labels of the NB101 input and output vertices (see ``nb101.table.hash_cells``).
+#: Hash labels of the NB101 input and output vertices (see ``nb101.lookup.hash_cells``).
 _INPUT_LABEL, _OUTPUT_LABEL = -1, -2
 #: Cells hashed at once: bounds the memory of the complete set of space 3 (1.3 million cells).
 _HASH_CHUNK = 200_000
