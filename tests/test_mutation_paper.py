@@ -54,13 +54,31 @@ def test_evolution_defaults_to_the_paper_mutation_and_keeps_the_rate_rule(lite):
         make("re", lite.space, mutation="sometimes")
 
 
-def test_the_mutation_rule_is_part_of_the_settings_hash():
+@pytest.mark.parametrize("name", ["re", "nre"])
+def test_the_mutation_rule_is_part_of_the_settings_hash(name):
     from nasarena.runner import Budget
     from nasarena.runner.experiment import grid
 
-    default, paper, rate = (grid(["nb101-lite"], ["re"], [0], Budget(seconds=1e6), settings)[0]
-                            for settings in (None, {"re": {"mutation": "paper"}}, {"re": {"mutation": "rate"}}))
+    default, paper, rate = (grid(["nb101-lite"], [name], [0], Budget(seconds=1e6), settings)[0]
+                            for settings in (None, {name: {"mutation": "paper"}}, {name: {"mutation": "rate"}}))
     assert default.settings_hash == paper.settings_hash != rate.settings_hash
+    assert default.recorded_settings["mutation"] == "paper" and rate.recorded_settings["mutation"] == "rate"
+
+
+def test_local_search_neighbourhood_is_the_support_of_the_paper_mutation():
+    """Local search evaluates every single edit (no rule to choose): the paper's mutation draws
+    one of exactly these neighbours, so the two share one notion of a step."""
+    rng = np.random.default_rng(11)
+    space = NB101Space()
+    for _ in range(40):
+        parent = space.sample(rng)
+        while len(parent.original_ops) != MAX_VERTICES:
+            parent = space.sample(rng)
+        neighbours = {n.hash for n in space.neighbours(parent)}
+        encoding = (parent.original_matrix, parent.original_ops)
+        assert all(_encoding_distance(encoding, n) == 1 for n in space.neighbours(parent))
+        assert {operations.mutate_one_edit(parent, rng).hash for _ in range(10)} <= neighbours
+    assert "mutation" not in make("ls", space).settings()
 
 
 def test_variable_size_mutation_changes_the_number_of_vertices_sometimes(lite):

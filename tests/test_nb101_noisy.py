@@ -82,3 +82,12 @@ def test_table_is_a_fixed_function_of_the_seed():
     valid, test, _ = build_table(NOISE_SEED)
     other_valid, other_test, _ = build_table(NOISE_SEED + 1)
     assert np.array_equal(test[:, 0], other_test[:, 0]) and not np.array_equal(test[:, 2], other_test[:, 2])
+
+
+def test_a_row_outside_the_table_is_refused_never_counted_from_the_end(noisy):
+    from nasarena.benchmarks.protocol import InvalidArchitectureError
+
+    for row in (-1, -423_624, len(noisy)):
+        with pytest.raises(InvalidArchitectureError, match="outside"):
+            noisy.query(row)
+    assert noisy.query(np.int64(7), trial=0).test_accuracy == noisy.query(7, trial=0).test_accuracy

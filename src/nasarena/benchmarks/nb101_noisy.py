@@ -121,7 +121,7 @@ class NoisyNB101Benchmark(NB101Benchmark):
     def query(self, arch, fidelity: int | None = None, rng: np.random.Generator | None = None,
               trial: int | None = None, stop_halfway: bool = False) -> Result:
         """One training run: a trial drawn as the original API does, with its modelled fields."""
-        row = arch if isinstance(arch, int) else self._row_of(arch)
+        row = self.row(arch)  # checked: a negative row is refused, never counted from the end
         if fidelity not in (None, 108):
             self._fidelity(fidelity)  # raises the explanatory error
         self._stage(stop_halfway)
