@@ -203,10 +203,30 @@ def test_rank_tables_by_setup_and_by_optimizer(tmp_path):
     for settings in (RunSettings(), RunSettings(caching=True)):
         run_experiment(grid(["nb101-lite"], ["rs", "re"], range(3), Budget(seconds=2e6), run_settings=settings), out,
                        jobs=1)
-    html = write_report(out, tmp_path / "report").read_text()
+    page = write_report(out, tmp_path / "report")
+    html = page.read_text()
     assert "Tables I and II" in html
     assert "anytime performance grouped by setup" in html and "anytime performance grouped by optimizer" in html
     assert "<td>C</td>" in html and "<td>O</td>" in html
+    # Table I both ways, the paper's values beside ours, and Fig. 3 (boxplots by setup)
+    assert "final quality (Table I) grouped by setup" in html and "final quality (Table I) grouped by optimizer" in html
+    assert "<td>SMAC (23)  irace (28)  RE (31)</td>" in html  # the paper's setup O
+    assert "<td>O (31)  VS (47)  CVS (50)  C (55)</td>" in html  # the paper's RE
+    final = trajectories.final_results(load_results(out))
+    area = final[(final["optimizer"] == "re") & (final["setup"] == "C")]["incumbent_test_regret"].mean() * 1e4
+    assert re.search(rf"<td>re</td><td>[^<]*C\*? \({area:.0f}\)", html)
+    assert (page.parent / "figures" / "hypervolume_gap_by_setup_nb101-lite.png").exists()
+    assert "anytime paper, Fig. 3" in html
+
+
+def test_a_report_on_nb101_lite_says_above_its_first_figure_that_validation_and_test_are_one_draw(report):
+    from html import escape
+
+    from nasarena.benchmarks.nb101 import LITE_SAME_DRAW
+
+    html = report.read_text()
+    assert escape(LITE_SAME_DRAW) in html
+    assert html.index(escape(LITE_SAME_DRAW)) < html.index("<img")
 
 
 def test_point18_report_says_units_settings_best_architectures_and_setup_codes(report, experiment):

@@ -117,7 +117,7 @@ def _write(results_dir: Path, staging: Path, raw: pd.DataFrame, experiment: Expe
         *_friedman_section(friedman_tests(final, f"final {words}", "incumbent_test_regret")),
         *_friedman_section(friedman_tests(volumes, "hypervolume gap", "hypervolume_gap")),
         *_wilcoxon_section(final, volumes),
-        *_setup_tables(final_results(raw), run_hypervolumes(_front_rows(raw), normalization)),
+        *_setup_tables(figures, final_results(raw), run_hypervolumes(_front_rows(raw), normalization)),
         *_versions_section(),
     ]
     (staging / REPORT_FILE).write_text(html.page(f"nasarena report: {results_dir.resolve().name}", body),
@@ -400,13 +400,18 @@ def _wilcoxon_section(final: pd.DataFrame, volumes: pd.DataFrame) -> list[str]:
     return parts
 
 
-def _setup_tables(final: pd.DataFrame, volumes: pd.DataFrame) -> list[str]:
-    """The anytime paper's Tables I and II: per setup (O original, C caching, VS variable-size
-    encoding, ...) the optimizers ordered by ECDF area and by hypervolume-gap rank sum, and
-    per optimizer the setups in the same way; a paragraph explains the setup codes."""
-    from ..analysis.ecdf import ecdf_area
+def _setup_tables(figures: _Figures, final: pd.DataFrame, volumes: pd.DataFrame) -> list[str]:
+    """The anytime paper's Tables I and II and its Fig. 3.
+
+    Table I: per setup (O original, C caching, VS variable-size encoding, ...) the optimizers
+    ordered by ECDF area of the final regret, and per optimizer the setups, with the paper's
+    values beside where it has them; Table II: the same groupings by hypervolume-gap rank sum.
+    Fig. 3 (hypervolume-gap boxplots by setup) is drawn when the experiment has several setups.
+    A paragraph explains the setup codes."""
+    from ..analysis.setups import CONFIDENCE as TABLE_I_CONFIDENCE
+    from ..analysis.setups import setup_rank_table
     from ..analysis.statistics import rank_sum_table
-    from ..analysis.trajectories import RUN_KEYS
+    from .setups import setup_boxplots
 
     if "setup" not in final.columns:  # results written before setups were recorded
         return []
@@ -414,12 +419,16 @@ def _setup_tables(final: pd.DataFrame, volumes: pd.DataFrame) -> list[str]:
              html.paragraph(f"Setup codes (the anytime paper's): {SETUP_CODES}. An experiment run with one setup "
                             "has one row per table.", "muted")]
     for bench, runs in final.groupby("benchmark", sort=True):
-        areas = runs.groupby(["setup", "optimizer"])["incumbent_test_regret"].apply(ecdf_area).reset_index()
-        rows = [(setup, "  ".join(f"{r.optimizer} ({r.incumbent_test_regret * 1e4:.0f})"
-                                  for r in group.sort_values("incumbent_test_regret").itertuples()))
-                for setup, group in areas.groupby("setup", sort=True)]
-        parts.append(html.table(["setup", "optimizers by ECDF area (x 10^4, smaller is better)"], rows,
-                                caption=f"{bench}: final quality"))
+        for group, member in (("setup", "optimizer"), ("optimizer", "setup")):
+            table = setup_rank_table(runs, by=group)
+            rows = [(name, "  ".join(f"{r[member]}{'*' if r.best else ''} ({r.area:.0f})"
+                                     for _, r in members.iterrows()), _paper_table_i(group, name))
+                    for name, members in table.groupby(group, sort=False)]
+            parts.append(html.table(
+                [group, f"{member}s by ECDF area of the final regret (x 10^4, smaller is better)",
+                 "the anytime paper's Table I"], rows,
+                caption=f"{bench}: final quality (Table I) grouped by {group}; *: in the best group of a Friedman "
+                        f"test over seeds at {TABLE_I_CONFIDENCE:.0%} (Nemenyi post-hoc)"))
         gaps = volumes.merge(runs[[*RUN_KEYS, "setup"]], on=RUN_KEYS)
         for group, treatment in (("setup", "optimizer"), ("optimizer", "setup")):
             rows, strong = [], []
@@ -433,7 +442,21 @@ def _setup_tables(final: pd.DataFrame, volumes: pd.DataFrame) -> list[str]:
                 parts.append(html.table([group, f"{treatment}s by hypervolume-gap rank sum (smaller is better)"], rows,
                                         strong, caption=f"{bench}: anytime performance grouped by {group}; bold: "
                                                         f"the Friedman test at {CONFIDENCE:.0%} finds a best group"))
+        if gaps["setup"].nunique() > 1:
+            parts.append(figures.add(setup_boxplots(gaps, title=bench), f"hypervolume_gap_by_setup_{bench}",
+                                     f"{bench}: hypervolume gap of each run's (time, regret) front by setup (anytime "
+                                     "paper, Fig. 3); lower is better, dots are runs."))
     return parts
+
+
+def _paper_table_i(group: str, name: str) -> str:
+    """The anytime paper's Table I row for a setup or an optimizer (empty where it has none)."""
+    from ..analysis.setups import PAPER_TABLE_I
+
+    paper_names = {"re": "RE", "smac": "SMAC", "irace": "irace"}
+    entries = sorted(((area, setup, algorithm) for (setup, algorithm), area in PAPER_TABLE_I.items()
+                      if (setup if group == "setup" else algorithm) == paper_names.get(name, name)))
+    return "  ".join(f"{algorithm if group == 'setup' else setup} ({area})" for area, setup, algorithm in entries)
 
 
 def _versions_section() -> list[str]:
