@@ -91,3 +91,23 @@ def test_a_row_outside_the_table_is_refused_never_counted_from_the_end(noisy):
         with pytest.raises(InvalidArchitectureError, match="outside"):
             noisy.query(row)
     assert noisy.query(np.int64(7), trial=0).test_accuracy == noisy.query(7, trial=0).test_accuracy
+
+
+def _table_agreement(noisy):
+    values = noisy.data.values[:, 0, :, 0].astype(np.float64)
+    return noise_model.table_agreement(values[..., 1], values[..., 2])
+
+
+def test_the_tables_pairs_against_the_real_pairs_are_measured_and_reported(noisy):
+    bins = _table_agreement(noisy).bins
+    assert len(bins) == 8 and (bins["pairs_real"] > 200).all() and bins["pairs_modelled"].sum() > 380_000
+    assert (bins["real"].diff().iloc[1:] < 0).all() and (bins["modelled"].diff().iloc[1:] < 0).all()
+    assert "times as spread as the real slice pairs" in noisy.describe().modelled
+
+
+@pytest.mark.xfail(strict=True, reason="open: the generated cross-trial pairs are ~2x as spread as the 30,001 real "
+                                       "slice pairs; the between-trial scale follows the 52 real triples, which "
+                                       "disagree with the slice pairs (see noise_model.TableAgreement)")
+def test_the_tables_modelled_pairs_reproduce_the_real_pairs_spread(noisy):
+    scored = _table_agreement(noisy).bins.query("pairs_real >= @noise_model.MIN_PAIRS")
+    assert ((scored["ratio"] - 1).abs() <= HELD_OUT_PAIR_TOLERANCE).all(), scored

@@ -27,7 +27,7 @@ from scipy.special import ndtri
 
 from ..io.packaged import load_arrays, read_manifest
 from .nb101 import LITE_FILE, NB101Benchmark
-from .noise_model import FAILED_BELOW, TRIPLES_FILE, agreement, fitted, real_draws
+from .noise_model import FAILED_BELOW, TRIPLES_FILE, agreement, fitted, real_draws, table_agreement
 from .protocol import Description
 from .result import Result
 from .tabular import COST, END, METRICS, TEST, VALID, TabularData
@@ -164,7 +164,7 @@ def load_noisy(seed: int = 0, compatible_random_stream: bool = False) -> NoisyNB
               f"validation accuracy of one run (trial 1 here) for the 30,001 slice cells, all three trials of 52 "
               f"cells; training time of {int(lite['training_time_is_real'].sum()):,} cells; trainable parameters"),
         modelled=(f"all other accuracies, drawn from a noise model fitted on the real pairs and triples "
-                  f"({fitted().summary()}); {fit.summary()}; draws fixed by NOISE_SEED={NOISE_SEED} (SplitMix64), "
+                  f"({fitted().summary()}); {fit.summary()}; {table_agreement(valid, test).summary()}; draws fixed by NOISE_SEED={NOISE_SEED} (SplitMix64), "
                   f"identical on every machine; training time of the other cells from nb101-lite's runtime model, "
                   f"the same for the three trials. Regret is on the mean test accuracy over the three trials; "
                   f"optimum {best:.4f} (the paper's best mean: 0.9432). Result.modelled names the modelled fields of "
