@@ -111,3 +111,16 @@ def test_the_tables_pairs_against_the_real_pairs_are_measured_and_reported(noisy
 def test_the_tables_modelled_pairs_reproduce_the_real_pairs_spread(noisy):
     scored = _table_agreement(noisy).bins.query("pairs_real >= @noise_model.MIN_PAIRS")
     assert ((scored["ratio"] - 1).abs() <= HELD_OUT_PAIR_TOLERANCE).all(), scored
+
+
+def test_nb101_lite_says_validation_and_test_are_one_draw_in_describe_and_the_listing(lite):
+    from typer.testing import CliRunner
+
+    from nasarena.benchmarks.nb101 import LITE_SAME_DRAW
+    from nasarena.cli.main import app
+
+    assert LITE_SAME_DRAW in lite.describe().modelled and "0.9466" in LITE_SAME_DRAW
+    listing = CliRunner().invoke(app, ["benchmarks"])
+    assert listing.exit_code == 0
+    line = next(line for line in listing.output.splitlines() if line.startswith("nb101-lite "))
+    assert "validation AND test" in line and "optimistic regret" in line
