@@ -77,3 +77,13 @@ def test_rank_table_and_boxplots_by_setup_on_a_small_preset_experiment(tmp_path)
         final[[*RUN_KEYS, "setup"]], on=RUN_KEYS)
     figure = setup_boxplots(volumes)
     assert [axis.get_ylabel() for axis in figure.axes] == ["O", "VS", "C", "CVS"]
+
+
+def test_cli_names_the_presets_when_one_is_unknown(tmp_path):
+    from typer.testing import CliRunner
+
+    from nasarena.cli.main import app
+
+    result = CliRunner().invoke(app, ["run", "--preset", "anytime-X", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2 and "error:" in result.output and "anytime-CVS" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "out").exists()
