@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import typer
@@ -29,12 +28,16 @@ def run(
                                                      "(see nasarena.oneshot.SearchSettings)."),
     benchmark: str = typer.Option("nb101-lite", help="NB101 benchmark to look architectures up in."),
     benchmark_path: Path = typer.Option(None, help="Directory of the imported official NB101 (--benchmark nb101)."),
-    workers: int = typer.Option(1, help="Searches run at once (processes)."),
-    threads: int = typer.Option(None, help="Torch threads per search (default: the CPU cores / --workers)."),
+    workers: int = typer.Option(1, help="Searches run at once (processes, or Ray CPUs when Ray starts here)."),
+    threads: int = typer.Option(1, help="Torch threads per search. On CPUs the result depends on it (the "
+                                        "order of floating-point sums), so the default 1 gives the same result "
+                                        "for a seed on every backend, worker count and machine."),
     device: str = typer.Option("auto", help="auto, cpu, cuda, cuda:N or mps."),
+    backend: str = typer.Option("process", help="process or ray (a search per task, a GPU each where Ray "
+                                                "sees GPUs)."),
 ) -> None:
     """Run (or resume) one-shot searches: every optimizer x seed, each epoch looked up in NB101."""
-    from ..oneshot.experiment import plan, run_jobs
+    from ..oneshot.experiment import BACKENDS, plan, run_jobs
     from ..oneshot.names import check_optimizer
     from ..oneshot.settings import paper_settings, quick_settings
     from .run_arguments import parse_seeds
@@ -46,7 +49,9 @@ def run(
         raise InvalidSettingError(f"--optimizer names an optimizer twice: {', '.join(names)}")
     if workers < 1:
         raise InvalidSettingError(f"--workers must be at least 1, got {workers}")
-    if threads is not None and threads < 1:
+    if backend not in BACKENDS:
+        raise InvalidSettingError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if threads < 1:
         raise InvalidSettingError(f"--threads must be at least 1, got {threads}")
     changes = _overrides(set_)
     if epochs is not None:
@@ -56,8 +61,6 @@ def run(
     make = quick_settings if quick else paper_settings
     settings = [make(name, space, **changes) for name in names]
     jobs = plan(settings, parse_seeds(seeds), out)
-    if threads is None:
-        threads = max(1, (os.cpu_count() or 1) // min(workers, len(jobs)))
 
     def progress(job, record) -> None:
         typer.echo(f"{record.optimizer} seed {record.seed} epoch {record.epoch}/{job.settings.epochs}: "
@@ -65,7 +68,7 @@ def run(
                    f"{record.seconds:.1f} s")
 
     run_jobs(jobs, data_path=str(data) if data else None, workers=workers, threads=threads,
-             device=None if device == "auto" else device, progress=progress)
+             device=None if device == "auto" else device, progress=progress, backend=backend)
     typer.echo(f"{len(jobs)} run(s) finished in {out}; 'nasarena oneshot report {out}' draws them")
 
 
@@ -91,3 +94,8 @@ def _overrides(items: list[str]) -> dict[str, object]:
     if unknown:
         raise InvalidSettingError(f"--set {unknown[0]}=...: no such setting; known: {', '.join(known)}")
     return changes
+
+
+from .oneshot_analysis import correlate  # noqa: E402  (the analyses of runs live in their own module)
+
+app.command()(correlate)

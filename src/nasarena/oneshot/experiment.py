@@ -1,4 +1,5 @@
-"""Many searches at once: optimizers x seeds, each in ``<out>/<optimizer>/seed-<n>``, on processes.
+"""Many searches at once: optimizers x seeds, each in ``<out>/<optimizer>/seed-<n>``, on processes
+or as Ray tasks (a GPU each where the cluster has GPUs).
 
 Every search is resumable on its own (:mod:`.run`), so rerunning the same command after a crash
 continues where each one stopped; all run directories are checked before any work starts, so a
@@ -36,9 +37,25 @@ def plan(settings: Sequence[SearchSettings], seeds: Sequence[int], out_dir: str 
     return jobs
 
 
+#: Where searches run: ``process`` (a local pool of ``workers``) or ``ray`` (one task per search).
+BACKENDS = ("process", "ray")
+
+
 def run_jobs(jobs: Sequence[Job], *, data_path: str | None = None, workers: int = 1, threads: int = 1,
-             device: str | None = None, progress: Callable[[Job, EpochRecord], None] | None = None) -> None:
-    """Run every job to its last epoch; with ``workers > 1`` on that many processes."""
+             device: str | None = None, progress: Callable[[Job, EpochRecord], None] | None = None,
+             backend: str = "process") -> None:
+    """Run every job to its last epoch; with ``workers > 1`` on that many processes, or each as a
+    Ray task with ``backend="ray"``."""
+    if backend == "ray":
+        from ..runner.ray_tasks import run_on_ray
+
+        def finished(argument: tuple, records: list[EpochRecord]) -> None:
+            if progress is not None and records:
+                progress(argument[0], records[-1])
+
+        arguments = [(job, data_path, threads, device, None) for job in jobs]
+        run_on_ray(_run, arguments, workers, finished, gpu_per_task=True)
+        return
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
             _run(job, data_path, threads, device, (lambda r, job=job: progress(job, r)) if progress else None)

@@ -397,25 +397,14 @@ def _drain_progress(progress, by_file: dict[str, RunSpec], on_progress) -> None:
 
 
 def _run_on_ray(todo: list[RunSpec], out: Path, jobs: int, finish) -> None:
-    try:
-        import ray
-    except ImportError:
-        raise ImportError("the ray backend needs the [distributed] extra: pip install 'nasarena[distributed]'") from None
-    started_here = not ray.is_initialized()
-    if started_here:
-        ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
-    try:
-        remote = ray.remote(execute)
-        running = {remote.remote(spec): spec for spec in todo}
-        while running:
-            done, _ = ray.wait(list(running), num_returns=1)
-            for ref in done:
-                spec = running.pop(ref)
-                _write_run(out, spec, ray.get(ref))
-                finish(spec)
-    finally:
-        if started_here:
-            ray.shutdown()
+    from .ray_tasks import run_on_ray
+
+    def written(argument: tuple, frame: pd.DataFrame) -> None:
+        _write_run(out, argument[0], frame)
+        finish(argument[0])
+
+    trains = any(spec.benchmark == "live" for spec in todo)  # runs that train networks get a GPU each
+    run_on_ray(execute, [(spec,) for spec in todo], jobs, written, gpu_per_task=trains)
 
 
 def load_results(out: Path) -> pd.DataFrame:

@@ -238,23 +238,7 @@ def _on_processes(arguments: list, jobs: int, done) -> None:
 
 def _on_ray(arguments: list, jobs: int, done) -> None:
     """Each stream a Ray task, with a GPU per task where the cluster has GPUs."""
-    try:
-        import ray
-    except ImportError:
-        raise ImportError("the ray backend needs the [distributed] extra: "
-                          "pip install 'nasarena[distributed]'") from None
-    started_here = not ray.is_initialized()
-    if started_here:
-        ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
-    try:
-        gpus = 1 if ray.cluster_resources().get("GPU", 0) >= 1 else 0
-        remote = ray.remote(num_gpus=gpus)(run_stream)
-        running = {remote.remote(*argument): argument[1] for argument in arguments}
-        while running:
-            ready, _ = ray.wait(list(running), num_returns=1)
-            for reference in ready:
-                done(running.pop(reference), ray.get(reference))
-    finally:
-        if started_here:
-            ray.shutdown()
+    from ..runner.ray_tasks import run_on_ray
+
+    run_on_ray(run_stream, arguments, jobs, lambda argument, result: done(argument[1], result), gpu_per_task=True)
 
