@@ -31,7 +31,7 @@ import inspect
 import math
 from abc import ABCMeta, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar, cast
 
 import numpy as np
@@ -170,7 +170,7 @@ class Optimizer(metaclass=_SettingsChecked):
     def ask(self) -> Trial:
         """The next trial to evaluate, numbered in ask order."""
         number = self._next_number
-        trial = replace(self._ask(number), number=number)
+        trial = _numbered(self._ask(number), number)
         self._next_number += 1
         self._handed_out[number] = trial
         return trial
@@ -199,6 +199,15 @@ class Optimizer(metaclass=_SettingsChecked):
     def _tell(self, trial: Trial, observation: Observation) -> None:
         """Learn from a finished trial (``trial.number`` is set). Called by :meth:`tell`, once per
         trial, in completion order."""
+
+
+def _numbered(trial: Trial, number: int) -> Trial:
+    """A copy of ``trial`` carrying ``number`` (``dataclasses.replace`` costs ~1.5 us, more than a
+    cheap optimizer's whole ask; filling the frozen object's ``__dict__`` at once gives the same
+    equal, hashable object, as ``Result.from_fields`` does)."""
+    numbered = object.__new__(Trial)
+    numbered.__dict__.update(trial.__dict__, number=number)
+    return numbered
 
 
 def setting_names(cls: type[Optimizer]) -> tuple[str, ...]:

@@ -59,14 +59,18 @@ class _Evolution(Optimizer):
         if encoding == "variable_size" and (mutation != "paper" or not hasattr(space, "mutate_variable_size")):
             raise ValueError("encoding='variable_size' needs mutation='paper' and a space with a variable-size "
                              "encoding (NB101)")
-        self.population: deque[tuple[object, float]] = deque()
+        # The population as two parallel deques (architectures, validation accuracies): the
+        # tournament and the removal of the worst then run on plain floats.
+        self.population: deque[object] = deque()
+        self.accuracies: deque[float] = deque()
 
     def _ask(self, number: int) -> Trial:
         if number < self.population_size or len(self.population) == 0:
             return Trial(self.space.sample(self.rng))
         size = len(self.population)
-        picks = (self.rng.random(self.tournament_size) * size).astype(np.int64).tolist()  # uniform, with replacement
-        parent = max((self.population[i] for i in picks), key=lambda member: member[1])[0]
+        # uniform, with replacement; int(u * size) is the original's (u * size).astype(int64)
+        picks = [int(u * size) for u in self.rng.random(self.tournament_size).tolist()]
+        parent = self.population[max(picks, key=self.accuracies.__getitem__)]  # the first best pick, as max()
         if self.encoding == "variable_size":
             return Trial(self.space.mutate_variable_size(parent, self.rng))
         return Trial(mutate(self.space, parent, self.rng, self.mutation, self.mutation_rate))
@@ -74,13 +78,16 @@ class _Evolution(Optimizer):
     def _tell(self, trial: Trial, observation: Observation) -> None:
         if not observation.valid:
             return
-        self.population.append((trial.arch, observation.valid_accuracy))
+        self.population.append(trial.arch)
+        self.accuracies.append(observation.valid_accuracy)
         if len(self.population) > self.population_size:
             if self.regularized:
                 self.population.popleft()
+                self.accuracies.popleft()
             else:
-                worst = min(range(len(self.population)), key=lambda i: self.population[i][1])
+                worst = min(range(len(self.accuracies)), key=self.accuracies.__getitem__)
                 del self.population[worst]
+                del self.accuracies[worst]
 
 
 class RegularizedEvolution(_Evolution):
