@@ -44,3 +44,26 @@ def nb201():
     import nasarena
 
     return nasarena.benchmark("nb201-cifar10")
+
+
+def write_batches_folder(root: Path) -> Path:
+    """A tiny synthetic ``cifar-10-batches-py`` folder in the official pickles' layout: 5 training
+    batches and a test batch of 50 images each (5 per class); what the training tests read where
+    real images are not needed (reader layout, resumption, stores)."""
+    import pickle
+
+    folder = root / "cifar-10-batches-py"
+    folder.mkdir()
+    rng = np.random.default_rng(0)
+    for name in [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]:
+        labels = np.tile(np.arange(10), 5)
+        images = rng.integers(0, 256, size=(50, 3 * 32 * 32), dtype=np.uint8)
+        with open(folder / name, "wb") as stream:
+            pickle.dump({b"labels": labels.tolist(), b"data": images}, stream)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def cifar_folder(tmp_path_factory) -> Path:
+    """:func:`write_batches_folder` once per test module: 200 train, 50 valid, 50 test images."""
+    return write_batches_folder(tmp_path_factory.mktemp("cifar"))

@@ -1,6 +1,5 @@
 """Data collection of issue 13: random samples plus optimizer trajectories, trained by the live benchmark."""
 
-import pickle
 from pathlib import Path
 
 import numpy as np
@@ -14,19 +13,6 @@ from nasarena.training.collection import Stream, collect, plan, read_settings  #
 
 torch.set_num_threads(1)
 
-
-@pytest.fixture(scope="module")
-def cifar_folder(tmp_path_factory) -> Path:
-    """A tiny synthetic ``cifar-10-batches-py`` folder: 200 train, 50 valid, 50 test images."""
-    folder = tmp_path_factory.mktemp("cifar") / "cifar-10-batches-py"
-    folder.mkdir()
-    rng = np.random.default_rng(0)
-    for name in [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]:
-        labels = np.tile(np.arange(10), 5)
-        images = rng.integers(0, 256, size=(50, 3 * 32 * 32), dtype=np.uint8)
-        with open(folder / name, "wb") as stream:
-            pickle.dump({b"labels": labels.tolist(), b"data": images}, stream)
-    return folder
 
 
 def _options(folder: Path, store: Path) -> dict:

@@ -1,6 +1,5 @@
 """The live benchmark of issue 13: a query trains, the store answers repeats, the runner uses it."""
 
-import pickle
 from pathlib import Path
 
 import numpy as np
@@ -15,19 +14,6 @@ from nasarena.errors import InvalidArchitectureError, InvalidSettingError, Unkno
 torch.set_num_threads(1)
 NB201_CELL = "|nor_conv_3x3~0|+|nor_conv_3x3~0|skip_connect~1|+|skip_connect~0|none~1|avg_pool_3x3~2|"
 
-
-@pytest.fixture(scope="module")
-def cifar_folder(tmp_path_factory) -> Path:
-    """A tiny synthetic ``cifar-10-batches-py`` folder: 200 train, 50 valid, 50 test images."""
-    folder = tmp_path_factory.mktemp("cifar") / "cifar-10-batches-py"
-    folder.mkdir()
-    rng = np.random.default_rng(0)
-    for name in [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]:
-        labels = np.tile(np.arange(10), 5)
-        images = rng.integers(0, 256, size=(50, 3 * 32 * 32), dtype=np.uint8)
-        with open(folder / name, "wb") as stream:
-            pickle.dump({b"labels": labels.tolist(), b"data": images}, stream)
-    return folder
 
 
 def _options(folder: Path, store: Path) -> dict:

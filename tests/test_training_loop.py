@@ -7,6 +7,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from conftest import write_batches_folder  # noqa: E402
 from nasarena.errors import DataFileError, InvalidSettingError, UnknownNameError  # noqa: E402
 from nasarena.training.checkpoint import CHECKPOINT_FILE  # noqa: E402
 from nasarena.training.data import Cifar10, Split  # noqa: E402
@@ -164,22 +165,6 @@ def test_quick_nb101_run_on_real_cifar10_beats_chance():
     assert record.final.test_accuracy > 0.20  # measured 0.3628 on this seed
 
 
-def _batches_folder(root: Path) -> Path:
-    """A tiny synthetic ``cifar-10-batches-py`` folder (the official pickles' layout)."""
-    import pickle
-
-    import numpy as np
-
-    folder = root / "cifar-10-batches-py"
-    folder.mkdir()
-    rng = np.random.default_rng(0)
-    for name in [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]:
-        labels = np.tile(np.arange(10), 5)
-        images = rng.integers(0, 256, size=(50, 3 * 32 * 32), dtype=np.uint8)
-        with open(folder / name, "wb") as stream:
-            pickle.dump({b"labels": labels.tolist(), b"data": images}, stream)
-    return folder
-
 
 NB201_CELL = "|nor_conv_3x3~0|+|nor_conv_3x3~0|skip_connect~1|+|skip_connect~0|none~1|avg_pool_3x3~2|"
 
@@ -191,7 +176,7 @@ def test_train_command_trains_resumes_and_reports_errors(tmp_path):
 
     from nasarena.cli.main import app
 
-    folder = _batches_folder(tmp_path)
+    folder = write_batches_folder(tmp_path)
     out = tmp_path / "run"
     arguments = ["train", "--space", "nb201", "--arch", NB201_CELL, "--epochs", "2", "--data", str(folder),
                  "--image-size", "8", "--scale", "channels=4", "--scale", "cells_per_stage=1", "--out", str(out),
@@ -246,7 +231,7 @@ def test_kill_during_training_then_resume_equals_the_uninterrupted_run(tmp_path)
 
     from nasarena.training import build_network, load_cifar10
 
-    folder = _batches_folder(tmp_path)
+    folder = write_batches_folder(tmp_path)
     out = tmp_path / "run"
     arguments = [sys.executable, "-m", "nasarena.cli.main", "train", "--space", "nb201", "--arch", NB201_CELL,
                  "--epochs", "6", "--data", str(folder), "--image-size", "8", "--scale", "channels=4", "--scale",
