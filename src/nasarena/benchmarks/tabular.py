@@ -119,6 +119,8 @@ class TabularBenchmark(Benchmark):
             f = self._fidelity(epochs)  # raises the explanatory error
         if trial is None and rng is not None and self._num_trials > 1:
             t = int(rng.random() * self._num_trials)  # ~10x cheaper than rng.integers for one scalar
+        elif trial is None and self._num_trials == 1:
+            t = 0
         else:
             t = self._trial(trial, rng)
         stage = self._stage(stop_halfway) if stop_halfway else END
@@ -186,14 +188,14 @@ class TabularBenchmark(Benchmark):
     def row(self, arch) -> int:
         """The row of one architecture: a row index in ``0..len(self) - 1`` (never counted from
         the end), or whatever the space's ``row_of`` accepts (a cell, its text form)."""
-        if isinstance(arch, (int, np.integer)) and not isinstance(arch, (bool, np.bool_)):
+        if isinstance(arch, (int, np.integer, np.bool_)) or arch is None:  # one check on the path of a cell
+            if isinstance(arch, (bool, np.bool_)) or arch is None:
+                raise InvalidArchitectureError(f"{arch!r} is not an architecture of {self.name}: pass a row index, "
+                                               "a cell or its text form")
             if not 0 <= arch < len(self._values):
                 raise InvalidArchitectureError(
                     f"row {arch} is outside {self.name}'s rows 0..{len(self._values) - 1:,}")
             return int(arch)
-        if isinstance(arch, (bool, np.bool_)) or arch is None:
-            raise InvalidArchitectureError(f"{arch!r} is not an architecture of {self.name}: pass a row index, a cell "
-                                           "or its text form")
         return self._row_of(arch)
 
     def rows(self, archs) -> np.ndarray:
