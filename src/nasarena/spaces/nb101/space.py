@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import numpy as np
 
@@ -71,24 +72,20 @@ class NB101Space:
         return operations.sample_raw(rng) if self.sampler == "raw" else operations.sample_unique(rng)
 
     def mutate(self, cell: Cell, rng: np.random.Generator, rate: float = 1.0) -> Cell:
-        for _ in range(MAX_SUBSET_ATTEMPTS):
-            child = operations.mutate(cell, rng, rate)
-            if self._members is None or child.row in self._members:
-                return child
-        raise RuntimeError(f"no mutation of {cell.hash} within {MAX_SUBSET_ATTEMPTS} attempts lies in the subset")
+        return self._mutation_in_subset(cell, lambda: operations.mutate(cell, rng, rate))
 
     def mutate_one_edit(self, cell: Cell, rng: np.random.Generator) -> Cell:
         """:func:`.operations.mutate_one_edit` (the NB101 paper's mutation), inside the subset."""
-        for _ in range(MAX_SUBSET_ATTEMPTS):
-            child = operations.mutate_one_edit(cell, rng)
-            if self._members is None or child.row in self._members:
-                return child
-        raise RuntimeError(f"no mutation of {cell.hash} within {MAX_SUBSET_ATTEMPTS} attempts lies in the subset")
+        return self._mutation_in_subset(cell, lambda: operations.mutate_one_edit(cell, rng))
 
     def mutate_variable_size(self, cell: Cell, rng: np.random.Generator) -> Cell:
         """:func:`.operations.mutate_variable_size` (the anytime paper's VS setup), inside the subset."""
+        return self._mutation_in_subset(cell, lambda: operations.mutate_variable_size(cell, rng))
+
+    def _mutation_in_subset(self, cell: Cell, draw: Callable[[], Cell]) -> Cell:
+        """The first drawn child inside the subset (every child without one)."""
         for _ in range(MAX_SUBSET_ATTEMPTS):
-            child = operations.mutate_variable_size(cell, rng)
+            child = draw()
             if self._members is None or child.row in self._members:
                 return child
         raise RuntimeError(f"no mutation of {cell.hash} within {MAX_SUBSET_ATTEMPTS} attempts lies in the subset")
