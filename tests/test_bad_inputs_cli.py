@@ -239,6 +239,15 @@ def test_point17_surrogate_fit_help_has_one_runtime_flag():
     assert "--no-runtime" in text and "--no-no-runtime" not in text
 
 
+def test_point17_nb101_stats_prints_the_parameter_range_it_promises():
+    """The range of exact trainable parameters over all 423,624 cells: the NB101 paper's extremes
+    (227,274 for the smallest network, 49,979,274 for five 3x3 convolutions in a chain)."""
+    result = CliRunner().invoke(app, ["nb101", "stats"])
+    assert result.exit_code == 0, result.output
+    assert "parameter range" in help_text("nb101", "stats")
+    assert "parameters:   227,274 (cell 01da1025a8b3a7c0b848adccef93c5a5) to 49,979,274" in result.output
+
+
 @pytest.mark.parametrize("command", [("run",), ("surrogate", "fit"), ("surrogate", "validate")])
 def test_point17_flags_are_plain_switches(command):
     """Siblings of --no-no-runtime: an off-by-default switch has no --no- twin and no "[default: no-...]"."""
