@@ -17,11 +17,15 @@ app = typer.Typer(help="Evaluate weight-sharing supernets on a tabular benchmark
 @app.command()
 def evaluate(
     scores: Path = typer.Option(None, help="CSV/Parquet of arch_id (an id or the architecture's text, e.g. an "
-                                            "NB201 cell string) + one score column per checkpoint, named by its "
-                                            "epoch (default: the embedded GDAS supernet on NB201 CIFAR-10)."),
+                                            "NB201 cell string or a one-shot architecture) + one score column per "
+                                            "checkpoint, named by its epoch, or long (arch_id, checkpoint, score) "
+                                            "as 'nasarena oneshot correlate' writes (default: the embedded GDAS "
+                                            "supernet on NB201 CIFAR-10)."),
     weights: Path = typer.Option(None, help=escape("JSON {checkpoint: [[logit per op] per edge]} of architecture "
-                                                   "weights.")),
-    benchmark: str = typer.Option("nb201-cifar10", help="Tabular benchmark giving the true accuracies."),
+                                                   "weights; for a NAS-Bench-1Shot1 space a run's weights/ "
+                                                   "folder.")),
+    benchmark: str = typer.Option("nb201-cifar10", help="Tabular benchmark giving the true accuracies (NB201, "
+                                                        "or nb1shot1-1/2/3 over nb101-lite)."),
     out: Path = typer.Option(Path("supernet-report"), help="Directory for metrics.csv, figures and report.html."),
     ks: str = typer.Option("10,50,100,500", help="Thresholds k of the top-architecture ID rate."),
     cluster_threshold: float = typer.Option(3.0, help="Dendrogram cut (distance = ops that differ)."),
@@ -39,36 +43,53 @@ def evaluate(
         raise InvalidSettingError(f"--cluster-threshold must be a number of differing ops > 0, got {cluster_threshold}")
     with spinner(f"loading {benchmark}"):
         bench = load_benchmark(benchmark)
-    if not hasattr(bench, "mean_over_trials"):
+    if not hasattr(bench, "mean_over_trials") and not hasattr(bench, "nb101"):  # a one-shot space is over NB101
         raise InvalidSettingError(f"--benchmark {benchmark}: a supernet is evaluated against a tabular benchmark "
                                   "(true accuracies of every architecture), not a surrogate")
-    if getattr(bench.space, "name", "") != "nb201":
-        raise InvalidSettingError(f"--benchmark {benchmark}: supernet evaluation clusters architectures by the op on "
-                                  "each edge, which needs a NAS-Bench-201 benchmark (nb201-cifar10, nb201-cifar100, "
-                                  "nb201-imagenet16-120)")
-    true = bench.mean_over_trials(bench.regret_metric)
+    space = getattr(bench.space, "name", "")
+    oneshot = space.startswith("nb1shot1")
+    if space != "nb201" and not oneshot:
+        raise InvalidSettingError(f"--benchmark {benchmark}: supernet evaluation clusters architectures by their "
+                                  "choices, which needs a NAS-Bench-201 benchmark (nb201-cifar10, nb201-cifar100, "
+                                  "nb201-imagenet16-120) or a NAS-Bench-1Shot1 space (nb1shot1-1, -2, -3)")
+    if oneshot and scores is None:
+        raise InvalidSettingError(f"--benchmark {benchmark}: give --scores (e.g. the scores.csv that 'nasarena oneshot "
+                                  "correlate' writes into a run); the embedded supernet is an NB201 one")
+    if oneshot:  # the authors' set without loose ends, rows as positions.position numbers them
+        from ..benchmarks.oneshot import oneshot_accuracies
+        from ..oneshot.correlation import choice_encodings
+        from ..spaces.oneshot.positions import position
+
+        true = oneshot_accuracies(space, bench, loose_ends=False)
+        row_of, all_encodings = position, choice_encodings(space)
+    else:
+        true = bench.mean_over_trials(bench.regret_metric)
+        row_of = lambda text: int(bench.rows([text])[0])  # noqa: E731
+        all_encodings = np.array([bench.space.encode(c, "op_indices") for c in bench.space.enumerate()])
     if max(thresholds) > len(true):
         raise InvalidSettingError(f"--ks {ks}: k must be at most the {len(true):,} architectures of {bench.name}")
     try:
         supernet = embedded_gdas_scores() if scores is None else \
-            read_scores(scores, len(true), row_of=lambda text: int(bench.rows([text])[0]))
+            read_scores(scores, len(true), row_of=row_of, complete=not oneshot)
     except OSError as error:
         raise DataFileError(f"--scores {scores}: cannot read it ({error.strerror or error})") from None
     except ValueError as error:  # read_scores names the file and what is wrong in it
         raise DataFileError(str(error)) from None
     if weights is not None:
-        supernet = _with_weights(supernet, weights)
-    encodings = np.array([bench.space.encode(c, "op_indices") for c in bench.space.enumerate()]) \
-        if supernet.arch_weights else None
+        supernet = _with_oneshot_weights(supernet, weights, space) if oneshot else _with_weights(supernet, weights)
+    encodings = all_encodings if supernet.arch_weights else None
     with spinner("evaluating checkpoints and writing the report"):
         metrics = evaluate_checkpoints(true, supernet, thresholds, encodings=encodings)
-        report = write_supernet_report(true, supernet, metrics, bench, out, thresholds, cluster_threshold)
+        report = write_supernet_report(true, supernet, metrics, bench, out, thresholds, cluster_threshold,
+                                       encodings=all_encodings)
     last = supernet.checkpoints[-1]
     final = metrics[metrics["checkpoint"] == last]
-    typer.echo(f"checkpoint {last}:  k   a1(k)    random k/N")
+    scored = int(final[final.metric == "scored"]["value"].iloc[0])
+    typer.echo(f"checkpoint {last} ({scored:,} of {len(true):,} architectures scored):  k   a1(k)    random k/n")
     for k in thresholds:
-        a1 = final[(final.metric == "a1") & (final.parameter == k)]["value"].iloc[0]
-        typer.echo(f"{k:>18d}   {a1:.4f}   {k / len(true):.5f}")
+        a1 = final[(final.metric == "a1") & (final.parameter == k)]["value"]
+        typer.echo(f"{k:>18d}   {a1.iloc[0]:.4f}   {k / scored:.5f}" if len(a1) else
+                   f"{k:>18d}   (k above the architectures scored)")
     spearman = metrics[(metrics.metric == "spearman") & (metrics.parameter == "all")]
     typer.echo("Spearman per checkpoint: " + ", ".join(f"{c}: {v:+.3f}" for c, v in zip(spearman.checkpoint,
                                                                                       spearman.value)))
@@ -83,6 +104,30 @@ def _thresholds(text: str) -> list[int]:
     if not values or min(values) < 1:
         raise InvalidSettingError(f"--ks {text!r}: every k must be at least 1")
     return values
+
+
+def _with_oneshot_weights(supernet, path: Path, space: str):
+    """The scores with the samplers of a one-shot run's ``weights/epoch-NNN.npz`` (a folder of them,
+    matched to checkpoints by epoch)."""
+    from dataclasses import replace
+
+    from ..oneshot.correlation import choice_sampler
+    from ..oneshot.run import read_weights
+
+    if not path.is_dir():
+        raise DataFileError(f"--weights {path}: for a NAS-Bench-1Shot1 space, give a run's weights folder "
+                            "(weights/epoch-NNN.npz)")
+    samplers = {}
+    for checkpoint in supernet.checkpoints:
+        file = path / f"epoch-{int(float(checkpoint)):03d}.npz" if checkpoint.replace(".", "").isdigit() else None
+        if file is not None and file.exists():
+            try:
+                samplers[checkpoint] = choice_sampler(space, read_weights(file))
+            except (OSError, ValueError, KeyError, IndexError) as error:
+                raise DataFileError(f"--weights {file}: not architecture weights of {space} ({error})") from None
+    if not samplers:
+        raise DataFileError(f"--weights {path}: no epoch-NNN.npz for the checkpoints {', '.join(supernet.checkpoints)}")
+    return replace(supernet, arch_weights=samplers)
 
 
 def _with_weights(supernet, path: Path):

@@ -3,7 +3,9 @@
 A run directory holds ``settings.json`` (the settings, the seed and their fingerprint),
 ``checkpoint.pt`` (every state of the search plus the finished epochs' records, written
 atomically after each epoch), ``records.jsonl`` (one line per finished epoch, rewritten from the
-checkpoint) and ``weights/epoch-NNN.npz`` (alpha, beta, gamma where the optimizer has them).
+checkpoint), ``weights/epoch-NNN.npz`` (alpha, beta, gamma where the optimizer has them) and,
+with the setting ``snapshot_every``, ``supernets/epoch-NNN.pt`` (the supernet's weights and the
+optimizer's own modules, e.g. ENAS's controller) for :mod:`.correlation`.
 Restarting continues after the last checkpointed epoch and gives the same records as an
 uninterrupted run on the same machine; other settings are refused and the directory is left
 as it is.
@@ -27,6 +29,7 @@ from .settings import SearchSettings
 
 SETTINGS_FILE = "settings.json"
 CHECKPOINT_FILE = "checkpoint.pt"
+SNAPSHOT_DIR = "supernets"
 
 
 def check_run_dir(run_dir: Path, settings: SearchSettings, seed: int) -> None:
@@ -90,6 +93,11 @@ def run_search(settings: SearchSettings, seed: int, run_dir: str | Path, *, data
         weights = search.architecture_weights()
         if weights is not None:
             _write_weights(run_dir / "weights" / f"epoch-{epoch + 1:03d}.npz", weights)
+        every = settings.snapshot_every
+        if every and ((epoch + 1) % every == 0 or epoch + 1 == settings.epochs):
+            snapshot = io.BytesIO()
+            torch.save({"supernet": search.supernet.state_dict(), "extra": search.extra_state()}, snapshot)
+            atomic_write_bytes(snapshot_path(run_dir, epoch + 1), snapshot.getvalue())
         records.append(record)
         buffer = io.BytesIO()
         torch.save({"search": search.state_dict(), "records": [r.to_dict() for r in records]}, buffer)
@@ -98,6 +106,11 @@ def run_search(settings: SearchSettings, seed: int, run_dir: str | Path, *, data
         if progress is not None:
             progress(record)
     return records
+
+
+def snapshot_path(run_dir: str | Path, epoch: int) -> Path:
+    """Where the supernet of ``epoch`` (counted from 1) is kept."""
+    return Path(run_dir) / SNAPSHOT_DIR / f"epoch-{epoch:03d}.pt"
 
 
 def _write_weights(file: Path, weights: dict[str, object]) -> None:

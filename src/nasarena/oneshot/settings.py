@@ -67,6 +67,9 @@ class SearchSettings:
     # where the discretised architecture is looked up
     benchmark: str = "nb101-lite"
     benchmark_path: str | None = None
+    # the supernet's weights are kept every n epochs (and after the last) for the correlation
+    # analysis of 'nasarena oneshot correlate'; 0 keeps none
+    snapshot_every: int = 0
 
     def __post_init__(self) -> None:
         oneshot_space(self.space)
@@ -90,6 +93,9 @@ class SearchSettings:
                                       f"(each stack after the first halves the side)")
         if self.finalists > self.samples:
             raise InvalidSettingError(f"setting finalists ({self.finalists}) cannot exceed samples ({self.samples})")
+        if not isinstance(self.snapshot_every, int) or isinstance(self.snapshot_every, bool) or self.snapshot_every < 0:
+            raise InvalidSettingError(f"setting snapshot_every must be a whole number of epochs >= 0 (0: keep no "
+                                      f"supernet), got {self.snapshot_every!r}")
         if self.cutout < 0:
             raise InvalidSettingError(f"setting cutout must be >= 0 pixels, got {self.cutout}")
         if not self.tau_max >= self.tau_min > 0:

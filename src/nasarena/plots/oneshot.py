@@ -59,6 +59,56 @@ def epoch_curves_figure(regret: pd.DataFrame, valid_error: pd.DataFrame, style: 
     return figure
 
 
+def correlation_figure(table: pd.DataFrame, style: Style, space: str):
+    """Spearman of one-shot against NB101 ranks per epoch per optimizer (median over seeds, band:
+    their range), NAS-Bench-1Shot1 Fig. 3."""
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import MaxNLocator
+
+    with publication():
+        figure = new_figure(PANEL_WIDTH + LEGEND_WIDTH, PANEL_HEIGHT)
+        axis = figure.add_subplot()
+        for name, part in table.groupby("optimizer", sort=True):
+            grouped = part.groupby("epoch")["spearman"]
+            line = style.of(name)
+            epochs = grouped.median().index
+            axis.fill_between(epochs, grouped.min(), grouped.max(), color=line.colour, alpha=0.13, linewidth=0)
+            axis.plot(epochs, grouped.median(), **line.line())
+        axis.axhline(0, color="#999999", linewidth=0.6)
+        axis.set_xlabel("epoch")
+        axis.xaxis.set_major_locator(MaxNLocator(integer=True))
+        axis.set_ylabel("Spearman (one-shot vs NB101)")
+        axis.set_title(f"{space}: correlation of the rankings")
+        names = [n for n in style.labels if n in set(table["optimizer"])]
+        outside_legend(figure, [Line2D([], [], **style.of(n).line()) for n in names], names)
+    return figure
+
+
+def _correlation_section(results_dir: Path, records: pd.DataFrame, style: Style, staging: Path) -> list[str]:
+    """The table and figure of ``oneshot correlate``'s results, or nothing where no run was scored."""
+    from ..oneshot.correlation import spearman_table
+
+    runs = sorted(p.parent for p in results_dir.glob("*/seed-*/correlation.csv"))
+    table = spearman_table(runs)
+    if table.empty:
+        return []
+    spaces = records.groupby(["optimizer", "seed"])["space"].first().reset_index()
+    table = table.merge(spaces, on=["optimizer", "seed"])
+    body = [html.heading("Correlation of one-shot and true rankings"), html.table(
+        ["optimizer", "seed", "epoch", "Spearman", "Kendall", "architectures", "ms / architecture"],
+        [[r.optimizer, int(r.seed), int(r.epoch), f"{r.spearman:+.3f}", f"{r.kendall:+.3f}", f"{int(r.scored):,}",
+          f"{1000 * r.seconds_per_architecture:.1f}"] for r in table.itertuples()],
+        caption="Every architecture without loose ends (or the subset given to 'oneshot correlate'; ENAS: its "
+                "controller's samples) scored by one-shot validation accuracy with the epoch's shared weights, "
+                "ranked against the NB101 test accuracy; time to score one architecture on one worker.")]
+    for space, part in table.groupby("space"):
+        saved = save_figure(correlation_figure(part, style, space), staging / FIGURES_DIR / f"correlation_{space}")
+        body.append(html.image(saved.png, f"{space}: Spearman rank correlation per epoch, median over seeds (line) "
+                                          "and their range (band), as NAS-Bench-1Shot1 Fig. 3. Files: "
+                                          f"{FIGURES_DIR}/{saved.png.name}, {saved.pdf.name}."))
+    return body
+
+
 def write_oneshot_report(results_dir: str | Path, out_dir: str | Path | None = None) -> Path:
     """Write ``report.html`` and ``figures/epoch_curves.{png,pdf}`` (default: into ``results_dir``)."""
     require_matplotlib()
@@ -88,6 +138,7 @@ def write_oneshot_report(results_dir: str | Path, out_dir: str | Path | None = N
             body.append(html.image(saved.png, f"{space}: test regret (log axis) and one-shot validation error per "
                                               "epoch; median over seeds (line), 25-75% (band), as NAS-Bench-1Shot1 "
                                               f"Fig. 2. Files: {FIGURES_DIR}/{saved.png.name}, {saved.pdf.name}."))
+        body += _correlation_section(results_dir, records, style, staging)
         title = f"nasarena one-shot report: {results_dir.resolve().name}"
         (staging / REPORT_FILE).write_text(html.page(title, body), encoding="utf-8")
     return out_dir / REPORT_FILE

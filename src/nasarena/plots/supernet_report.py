@@ -19,45 +19,68 @@ def embedded_gdas_scores() -> SupernetScores:
     return SupernetScores(tuple(str(c) for c in arrays["checkpoints"]), arrays["scores"].astype(np.float64))
 
 
+#: Above this many architectures, clusters are drawn from a seeded random subset of this size
+#: (the condensed distance matrix of all 24,066 architectures of NB-1Shot1 space 3 needs 2.3 GB).
+CLUSTER_LIMIT = 4000
+
+
 def write_supernet_report(true_scores, supernet: SupernetScores, metrics: pd.DataFrame, bench, out: Path,
-                          ks, cluster_threshold: float) -> Path:
-    """Write metrics.csv, clusters.csv, figures/ and report.html into ``out``; return the page's path."""
+                          ks, cluster_threshold: float, encodings=None) -> Path:
+    """Write metrics.csv, clusters.csv, figures/ and report.html into ``out``; return the page's path.
+
+    ``encodings``: one row of categorical choices per architecture for the clustering (default:
+    the NB201 op per edge of ``bench.space``)."""
     from .staging import staged_folder
 
     out = Path(out)
+    if encodings is None:
+        encodings = np.array([bench.space.encode(c, "op_indices") for c in bench.space.enumerate()])
     with staged_folder(out) as staging:  # nothing reaches ``out`` unless every file was written
-        _write(true_scores, supernet, metrics, bench, staging, ks, cluster_threshold)
+        _write(true_scores, supernet, metrics, bench, staging, ks, cluster_threshold, encodings)
     return out / "report.html"
 
 
 def _write(true_scores, supernet: SupernetScores, metrics: pd.DataFrame, bench, out: Path, ks,
-           cluster_threshold: float) -> None:
+           cluster_threshold: float, encodings) -> None:
     from . import html
     from .backend import save_figure
     from .supernet import cluster_plot, correlation_vs_id_rate, id_rate_curves
 
     metrics.to_csv(out / "metrics.csv", index=False)
     n = len(true_scores)
-    grid = np.unique(np.geomspace(1, n, 60).astype(int))
+    true_scores = np.asarray(true_scores, dtype=float)
     shown = _spread(supernet.checkpoints, 5)
-    curves = pd.concat([
-        pd.DataFrame({"checkpoint": c, "k": grid, "a1": id_rate(true_scores, supernet.scores[i], grid)})
-        for i, c in enumerate(supernet.checkpoints) if c in shown
-    ])
+    parts = []
+    for i, c in enumerate(supernet.checkpoints):
+        scored = ~np.isnan(supernet.scores[i])  # a sample (ENAS's) is judged on what it scored
+        if c in shown and scored.sum() >= 2:
+            grid = np.unique(np.geomspace(1, scored.sum(), 60).astype(int))
+            parts.append(pd.DataFrame({"checkpoint": c, "k": grid,
+                                       "a1": id_rate(true_scores[scored], supernet.scores[i][scored], grid)}))
+    curves = pd.concat(parts)
+    grid = np.unique(np.geomspace(1, n, 60).astype(int))
     figures = {
         "id_rate": (id_rate_curves(curves, pd.DataFrame({"k": grid, "a1": random_baseline(grid, n)})),
                     "Top-architecture ID rate a1(k) per checkpoint against random selection (dashed)."),
-        "correlation_vs_id_rate": (correlation_vs_id_rate(metrics, list(ks)[:7]),
-                                   "Rank correlation over the whole space (left) against a1(k) (right) over training."),
     }
-    encodings = np.array([bench.space.encode(c, "op_indices") for c in bench.space.enumerate()])
-    rows, labels = cluster_architectures(encodings, cluster_threshold)
+    a1 = metrics[metrics.metric == "a1"]
+    every = [k for k in ks if (a1.parameter == k).sum() == len(supernet.checkpoints)]  # k <= what each one scored
+    if every:
+        figures["correlation_vs_id_rate"] = (
+            correlation_vs_id_rate(metrics, every[:7]),
+            "Rank correlation over the whole space (left) against a1(k) (right) over training.")
+    subsample = CLUSTER_LIMIT if len(encodings) > CLUSTER_LIMIT else None
+    rows, labels = cluster_architectures(encodings, cluster_threshold, subsample=subsample,
+                                         rng=np.random.default_rng(0))
     summary = cluster_summary(rows, labels, true_scores, supernet.scores[-1])
     summary.to_csv(out / "clusters.csv", index=False)
+    sampled = f" of a seeded random {subsample:,} of the {n:,} architectures" if subsample else ""
     figures["clusters"] = (cluster_plot(summary, supernet.checkpoints[-1]),
-                           f"Structural clusters (average linkage, cut at {cluster_threshold:g} differing ops).")
+                           f"Structural clusters{sampled} (average linkage, cut at {cluster_threshold:g} "
+                           "differing choices).")
+    truth = getattr(bench, "regret_metric", None) or bench.nb101.regret_metric
     body = [html.paragraph(f"Benchmark: {bench.name} ({n:,} architectures); true scores: "
-                           f"{bench.regret_metric.replace('_', ' ')} at the highest fidelity; checkpoints: "
+                           f"{truth.replace('_', ' ')} at the highest fidelity; checkpoints: "
                            f"{', '.join(supernet.checkpoints)}.")]
     gaps = missing_checkpoints(supernet.checkpoints)
     if gaps:
@@ -117,4 +140,6 @@ def _spread(items, count: int) -> set:
 
 
 def _value(metrics: pd.DataFrame, metric: str, parameter) -> float:
-    return float(metrics[(metrics.metric == metric) & (metrics.parameter == parameter)]["value"].iloc[0])
+    """The metric's value, NaN where it was not computed (k above the architectures a sample scored)."""
+    found = metrics[(metrics.metric == metric) & (metrics.parameter == parameter)]["value"]
+    return float(found.iloc[0]) if len(found) else float("nan")

@@ -10,17 +10,24 @@ import numpy as np
 import pandas as pd
 
 from .identification import correlations, id_rate, random_baseline
-from .sampling import IndependentSoftmaxSampler, cumulative_sampling_probability, sampling_probabilities
+from .sampling import (
+    ArchitectureSampler,
+    IndependentSoftmaxSampler,
+    cumulative_sampling_probability,
+    sampling_probabilities,
+)
 
 
 @dataclass(frozen=True)
 class SupernetScores:
-    """One-shot scores (C checkpoints x N architectures, architecture index order) and, for
-    methods with architecture weights, an (edges x ops) logit matrix per checkpoint."""
+    """One-shot scores (C checkpoints x N architectures, architecture index order; NaN where a
+    checkpoint did not score an architecture, e.g. ENAS's 100 controller samples) and, for
+    methods with architecture weights, per checkpoint an (edges x ops) logit matrix or an
+    :class:`~.sampling.ArchitectureSampler` built from them."""
 
     checkpoints: tuple[str, ...]
     scores: np.ndarray
-    arch_weights: dict[str, np.ndarray] = field(default_factory=dict)
+    arch_weights: dict[str, np.ndarray | ArchitectureSampler] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.scores.shape[0] != len(self.checkpoints):
@@ -34,34 +41,46 @@ def evaluate_checkpoints(true_scores, supernet: SupernetScores, ks=(10, 50, 100,
                          encodings=None) -> pd.DataFrame:
     """Rows (checkpoint, metric, parameter, value): a1 and its baseline at each k, Spearman and
     Kendall over all architectures and within the true top fractions, and a2 at each k where
-    architecture weights exist (needs ``encodings``)."""
+    architecture weights exist (needs ``encodings``). A checkpoint that scored only some
+    architectures (NaN elsewhere) is judged on those: a1, its baseline k/n and the correlations
+    are over the n scored ones (k > n skipped), and a row ``scored`` gives n; a2 stays a
+    probability over the whole space."""
     true_scores = np.asarray(true_scores, dtype=float)
     n = len(true_scores)
     rows = []
     for checkpoint, scores in zip(supernet.checkpoints, supernet.scores):
-        for k, value, baseline in zip(ks, id_rate(true_scores, scores, ks), random_baseline(ks, n)):
+        scored = ~np.isnan(scores)
+        truth, scores = true_scores[scored], scores[scored]
+        m = int(scored.sum())
+        rows.append((checkpoint, "scored", "all", m))
+        within = [k for k in ks if k <= m]
+        for k, value, baseline in zip(within, id_rate(truth, scores, within), random_baseline(within, m)):
             rows += [(checkpoint, "a1", k, value), (checkpoint, "a1_baseline", k, baseline)]
         for fraction in (None, *top_fractions):
-            spearman, kendall = correlations(true_scores, scores, fraction)
+            spearman, kendall = correlations(truth, scores, fraction)
             label = "all" if fraction is None else f"top{fraction:g}"
             rows += [(checkpoint, "spearman", label, spearman), (checkpoint, "kendall", label, kendall)]
         if checkpoint in supernet.arch_weights:
             if encodings is None:
                 raise ValueError("cumulative sampling probability needs the architectures' encodings")
-            probabilities = sampling_probabilities(IndependentSoftmaxSampler(supernet.arch_weights[checkpoint]),
-                                                   encodings)
+            weights = supernet.arch_weights[checkpoint]
+            sampler = weights if isinstance(weights, ArchitectureSampler) else IndependentSoftmaxSampler(weights)
+            probabilities = sampling_probabilities(sampler, encodings)
             for k, value in zip(ks, cumulative_sampling_probability(true_scores, probabilities, ks)):
                 rows += [(checkpoint, "a2", k, value), (checkpoint, "a2_baseline", k, k / n)]
     return pd.DataFrame(rows, columns=["checkpoint", "metric", "parameter", "value"])
 
 
-def read_scores(path: Path, num_architectures: int, row_of: Callable[[str], int] | None = None) -> SupernetScores:
+def read_scores(path: Path, num_architectures: int, row_of: Callable[[str], int] | None = None,
+                complete: bool = True) -> SupernetScores:
     """Scores from a user file (CSV or Parquet): wide (``arch_id`` plus one column per
     checkpoint) or long (``arch_id``, ``checkpoint``, ``score``). Every architecture id
     0..N-1 must appear exactly once per checkpoint; with ``row_of``, an ``arch_id`` may also be
     an architecture's text form (e.g. an NB201 cell string), which ``row_of`` turns into its id.
     Checkpoints keep the file's order; names that are epochs (numbers) place them on the figures'
-    epoch axis, other names (``early``, ``final``) are shown in order."""
+    epoch axis, other names (``early``, ``final``) are shown in order. With ``complete=False`` a
+    checkpoint may score only some architectures (a sample, as ENAS's): the others are NaN, and
+    only an architecture that no checkpoint scores is an error."""
     path = Path(path)
     frame = pd.read_parquet(path) if path.suffix in (".parquet", ".pq") else pd.read_csv(path)
     if "arch_id" not in frame.columns:
@@ -91,13 +110,19 @@ def read_scores(path: Path, num_architectures: int, row_of: Callable[[str], int]
             raise ValueError(f"{path}: architecture {int(ids[ids.duplicated()].iloc[0])} appears twice (as an id and "
                              "as text, or as two texts of the same architecture)")
     missing = sorted(set(range(num_architectures)) - set(ids.dropna().astype(int)))
-    if missing:
+    if missing and complete:
         raise ValueError(f"{path}: {len(missing)} architecture id(s) missing, e.g. {missing[:5]}")
     extra = sorted(set(ids.dropna().astype(int)) - set(range(num_architectures)))
     if extra or ids.isna().any():
         raise ValueError(f"{path}: arch_id values outside 0..{num_architectures - 1}: {extra[:5] or 'non-numeric'}")
     frame = frame.assign(arch_id=ids.astype(int)).sort_values("arch_id")
     scores = frame[checkpoints].apply(pd.to_numeric, errors="coerce")
+    if not complete:
+        if scores.isna().all(axis=None):
+            raise ValueError(f"{path}: no scores")
+        full = np.full((len(checkpoints), num_architectures), np.nan)
+        full[:, frame["arch_id"].to_numpy()] = scores.to_numpy(dtype=float).T
+        return SupernetScores(tuple(checkpoints), full)
     if scores.isna().any().any():
         column = scores.columns[scores.isna().any()][0]
         arch = int(frame["arch_id"].iloc[int(np.flatnonzero(scores[column].isna())[0])])

@@ -39,6 +39,22 @@ class IndependentSoftmaxSampler(ArchitectureSampler):
         return self.log_weights[edges[None, :], encodings].sum(axis=1)
 
 
+class ChoiceSoftmaxSampler(ArchitectureSampler):
+    """Spaces of independent categorical choices (the NAS-Bench-1Shot1 spaces): a softmax over
+    the options of each choice, given one logit vector per choice; an encoding is the option
+    index per choice, the probability of an architecture the product over its choices."""
+
+    def __init__(self, logits):
+        self.log_weights = [log_softmax(np.asarray(vector, dtype=float)) for vector in logits]
+
+    def log_probabilities(self, encodings) -> np.ndarray:
+        encodings = np.asarray(encodings, dtype=np.int64)
+        if encodings.ndim != 2 or encodings.shape[1] != len(self.log_weights):
+            raise ValueError(f"encodings need one option index per choice ({len(self.log_weights)}), "
+                             f"got shape {encodings.shape}")
+        return sum(weights[encodings[:, c]] for c, weights in enumerate(self.log_weights))
+
+
 def sampling_probabilities(sampler: ArchitectureSampler, encodings) -> np.ndarray:
     """Probabilities of the given architectures, renormalised over them (they should be the space)."""
     log_p = sampler.log_probabilities(encodings)

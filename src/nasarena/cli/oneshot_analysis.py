@@ -1,0 +1,58 @@
+"""``nasarena oneshot correlate`` and ``nasarena oneshot tune``: the analyses of one-shot runs
+(NAS-Bench-1Shot1 Sec. 5.2 and 5.3), registered on the ``oneshot`` command group."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import typer
+
+from ..errors import InvalidSettingError
+
+
+def correlate(
+    results: Path = typer.Argument(..., help="Directory written by 'nasarena oneshot run' with --set snapshot_every=N."),
+    batches: int = typer.Option(1, help="Validation batches (of the run's batch size) each architecture is scored on; "
+                                       "the first ones of the split, the same for every architecture."),
+    architectures: int = typer.Option(None, help="Score a seeded random subset of this many architectures of the "
+                                                 "space (default: all without loose ends, as the paper; ENAS: its "
+                                                 "controller's samples)."),
+    seed: int = typer.Option(0, help="Seed of the --architectures subset."),
+    data: Path = typer.Option(None, help="CIFAR-10 as for 'oneshot run' (default: $NASARENA_CIFAR10, then the shared "
+                                         "tarball)."),
+    workers: int = typer.Option(None, help="Processes scoring at once (default: every core)."),
+) -> None:
+    """Correlation of one-shot and NB101 rankings per kept epoch (NAS-Bench-1Shot1 Fig. 3): scores.csv and
+    correlation.csv per run; 'nasarena supernet evaluate --benchmark <space> --scores RUN/scores.csv' reads them."""
+    from ..oneshot.correlation import Scoring, score_runs, spearman_table
+    from ..oneshot.run import SETTINGS_FILE
+
+    if workers is None:
+        workers = os.cpu_count() or 1
+    if workers < 1:
+        raise InvalidSettingError(f"--workers must be at least 1, got {workers}")
+    if seed < 0:
+        raise InvalidSettingError(f"--seed must be >= 0, got {seed}")
+    scoring = Scoring(batches=batches, architectures=architectures, seed=seed)
+    run_dirs = sorted(p.parent for p in results.glob(f"*/seed-*/{SETTINGS_FILE}"))
+    if not run_dirs:
+        raise InvalidSettingError(f"{results}: no one-shot runs (<optimizer>/seed-<n>/{SETTINGS_FILE})")
+
+    def progress(run_dir: Path, epoch: int, count: int, seconds: float) -> None:
+        typer.echo(f"{run_dir.parent.name} {run_dir.name} epoch {epoch}: {count:,} architectures, "
+                   f"{seconds * 1000:.1f} ms each on one worker")
+
+    count, wall = score_runs(run_dirs, scoring, data_path=str(data) if data else None, workers=workers,
+                             progress=progress)
+    if count:
+        typer.echo(f"scored {count:,} architectures in {wall:.1f} s on {workers} worker(s): "
+                   f"{count / wall:.1f} architectures/s")
+    table = spearman_table(run_dirs)
+    typer.echo("optimizer   seed  epoch  Spearman  Kendall  scored  s/architecture")
+    for row in table.itertuples():
+        typer.echo(f"{row.optimizer:<10} {row.seed:>5} {row.epoch:>6}  {row.spearman:+.3f}   {row.kendall:+.3f} "
+                   f"{int(row.scored):>7,}  {row.seconds_per_architecture:.4f}")
+    typer.echo(f"'nasarena oneshot report {results}' draws the correlation per epoch")
+
+

@@ -1,0 +1,340 @@
+"""Correlation of one-shot and true rankings per saved epoch (NAS-Bench-1Shot1, Sec. 5.2, Fig. 3).
+
+For every supernet a run kept (``supernets/epoch-NNN.pt``, setting ``snapshot_every``), every
+architecture of the space without loose ends (the authors' 2,487 / 3,609 / 24,066; for ENAS the
+``samples`` architectures its controller draws at that epoch, as the paper does) is scored by
+its one-shot validation accuracy under the shared weights on the first ``batches`` validation
+batches, with batch statistics (as the run measures one-shot errors). The scores are compared
+with the NB101 truth (the benchmark's mean test accuracy) by the metrics of the supernet
+evaluation (:func:`nasarena.analysis.supernet.evaluate_checkpoints`: Spearman, Kendall, a1(k),
+and a2(k) from the epoch's alpha, beta and gamma where the method has them).
+
+Files written into the run directory (a checkpoint per epoch, so a killed scoring resumes):
+
+- ``scores/epoch-NNN.csv``: ``arch_id`` (the architecture's text), ``score``;
+- ``scores/scoring.json``: how they were scored (a rerun with other choices is refused);
+- ``scores.csv``: all epochs in the long format ``nasarena supernet evaluate --scores`` reads
+  (``arch_id``, ``checkpoint`` = epoch, ``score``), with ``--benchmark <the space>``;
+- ``correlation.csv``: the metrics per epoch (checkpoint, metric, parameter, value), plus
+  ``seconds_per_architecture`` (scoring time of one architecture on one worker).
+
+Scoring runs one architecture per forward (a masked forward of many architectures at once does
+every op of every block and was 2.5-5x slower per architecture on the CPU) and spreads chunks of
+architectures over ``workers`` processes (each with one torch thread), so it uses every core.
+Architectures that differ only in loose ends are one network and one row (see
+:mod:`nasarena.spaces.oneshot.positions`); ENAS samples outside the authors' set are dropped.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import multiprocessing
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..errors import DataFileError, InvalidSettingError
+from ..io.files import atomic_write_bytes
+from ..spaces.oneshot import OneShotArch, architectures
+from ..spaces.oneshot.choices import choices, to_categorical
+from ..spaces.oneshot.positions import position
+from .run import SETTINGS_FILE, SNAPSHOT_DIR, read_weights
+from .settings import SearchSettings
+
+SCORES_DIR = "scores"
+SCORES_FILE = "scores.csv"
+CORRELATION_FILE = "correlation.csv"
+SCORING_FILE = "scoring.json"
+#: Thresholds k of a1(k) and a2(k) (those above the scored count are skipped).
+KS = (10, 50, 100, 500)
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """How a run's supernets are scored: validation batches per architecture, and optionally a
+    seeded random subset of ``architectures`` of the set (a CPU proof; the paper scores all)."""
+
+    batches: int = 1
+    architectures: int | None = None
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.batches, int) or self.batches < 1:
+            raise InvalidSettingError(f"batches must be a positive number of validation batches, got {self.batches!r}")
+        if self.architectures is not None and self.architectures < 2:
+            raise InvalidSettingError(f"architectures must be at least 2 (a correlation), got {self.architectures}")
+
+
+@dataclass(frozen=True)
+class Task:
+    """One chunk of architectures of one run's epoch, scored on one worker."""
+
+    run_dir: Path
+    epoch: int
+    texts: tuple[str, ...]
+    batches: int
+    data_path: str | None
+
+
+def snapshot_epochs(run_dir: str | Path) -> list[int]:
+    """The epochs (from 1) whose supernet the run kept, ascending."""
+    found = [re.fullmatch(r"epoch-(\d+)\.pt", p.name) for p in (Path(run_dir) / SNAPSHOT_DIR).glob("epoch-*.pt")]
+    return sorted(int(m.group(1)) for m in found if m)
+
+
+def run_settings(run_dir: str | Path) -> tuple[SearchSettings, int]:
+    """The settings and seed a run directory was started with."""
+    file = Path(run_dir) / SETTINGS_FILE
+    try:
+        stored = json.loads(file.read_text())
+        return SearchSettings.from_dict(stored["settings"]), int(stored["seed"])
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise DataFileError(f"{file}: not a one-shot run's settings ({error})") from None
+
+
+def candidates(run_dir: Path, epoch: int, scoring: Scoring) -> list[OneShotArch]:
+    """The architectures scored at ``epoch``: the set without loose ends (or its seeded subset);
+    for ENAS the controller's ``samples`` draws of that epoch (seeded by the run's seed and the
+    epoch), as representatives in the set, each once."""
+    settings, seed = run_settings(run_dir)
+    chosen = architectures(settings.space, loose_ends=False)
+    if settings.optimizer != "enas":
+        rows = np.arange(len(chosen))
+        if scoring.architectures is not None and scoring.architectures < len(chosen):
+            rows = np.sort(np.random.default_rng(scoring.seed).choice(rows, scoring.architectures, replace=False))
+        return [chosen[int(i)] for i in rows]
+    import torch
+
+    from .controller import Controller
+
+    controller = Controller(settings.space, settings.controller_hidden)
+    controller.load_state_dict(_snapshot(str(run_dir), epoch)["extra"]["controller"])
+    generator = torch.Generator().manual_seed(seed * 100_003 + epoch)
+    rows = []
+    with torch.no_grad():
+        for _ in range(settings.samples):
+            try:
+                rows.append(position(controller.sample(generator)[0]))
+            except KeyError:  # not a chain of active blocks: outside the authors' set
+                continue
+    return [chosen[i] for i in dict.fromkeys(rows)]
+
+
+@lru_cache(maxsize=2)
+def _snapshot(run_dir: str, epoch: int) -> dict:
+    import torch
+
+    from .run import snapshot_path
+
+    return torch.load(snapshot_path(run_dir, epoch), map_location="cpu", weights_only=True)
+
+
+@lru_cache(maxsize=2)
+def _data(data_path: str | None, image_size: int, subset: int | None):
+    from ..training.data import load_cifar10
+
+    return load_cifar10(data_path, image_size=image_size, subset=subset)
+
+
+def score_task(task: Task) -> tuple[np.ndarray, float]:
+    """Scores of a chunk (one-shot validation accuracy of each architecture) and the seconds it took."""
+    import torch
+
+    from ..training.data import batches as make_batches
+    from .supernet import PathWeights, Supernet
+
+    settings, _ = run_settings(task.run_dir)
+    partial = settings.partial_channels if settings.optimizer == "pc-darts" else 1
+    supernet = Supernet(settings.space, settings.channels, settings.stacks, settings.cells_per_stack,
+                        partial=partial)
+    supernet.load_state_dict(_snapshot(str(task.run_dir), task.epoch)["supernet"])
+    supernet.train()  # batch statistics, as the run's one-shot errors; running ones are left alone
+    for module in supernet.modules():
+        if isinstance(module, torch.nn.BatchNorm2d):
+            module.momentum = 0.0
+    data = _data(task.data_path, settings.image_size, settings.subset)
+    fixed = []
+    for images, labels in make_batches(data.valid, settings.batch_size, augment=False, generator=None,
+                                       mean=data.mean, std=data.std):
+        if len(fixed) == task.batches:
+            break
+        fixed.append((images, labels))
+    total = sum(len(labels) for _, labels in fixed)
+    start = time.perf_counter()  # scoring only: loading the data and the supernet is once per process
+    scores = []
+    with torch.no_grad():
+        for text in task.texts:
+            path = PathWeights.of_architecture(OneShotArch.from_string(text))
+            scores.append(sum(int((supernet(x, path).argmax(1) == y).sum()) for x, y in fixed) / total)
+    return np.array(scores), time.perf_counter() - start
+
+
+def score_runs(run_dirs: Sequence[Path], scoring: Scoring, *, data_path: str | None = None, workers: int = 1,
+               progress: Callable[[Path, int, int, float], None] | None = None) -> tuple[int, float]:
+    """Score every kept epoch of every run not scored yet; write the files of the module docstring.
+    ``progress(run_dir, epoch, architectures, seconds_per_architecture)`` after each epoch.
+    Returns (architectures scored, wall seconds)."""
+    start = time.perf_counter()
+    pending: dict[tuple[Path, int], list[str]] = {}
+    for run_dir in run_dirs:
+        if not snapshot_epochs(run_dir):
+            raise DataFileError(f"{run_dir}: no supernets kept (run it with --set snapshot_every=1)")
+        _check_scoring(run_dir, scoring)
+        for epoch in snapshot_epochs(run_dir):
+            if not _epoch_file(run_dir, epoch).exists():
+                pending[(run_dir, epoch)] = [a.to_string() for a in candidates(run_dir, epoch, scoring)]
+    chunk = max(1, -(-sum(map(len, pending.values())) // (4 * max(1, workers))))
+    tasks = [Task(run_dir, epoch, tuple(texts[i : i + chunk]), scoring.batches, data_path)
+             for (run_dir, epoch), texts in pending.items() for i in range(0, len(texts), chunk)]
+    results: dict[tuple[Path, int], list[tuple[int, np.ndarray, float]]] = {key: [] for key in pending}
+    expected = {key: -(-len(texts) // chunk) for key, texts in pending.items()}
+
+    def finished(task: Task, index: int, result: tuple[np.ndarray, float]) -> None:
+        key = (task.run_dir, task.epoch)
+        results[key].append((index, *result))
+        if len(results[key]) == expected[key]:
+            parts = sorted(results[key], key=lambda part: part[0])
+            scores = np.concatenate([p[1] for p in parts])
+            per_arch = sum(p[2] for p in parts) / len(scores)
+            _write_epoch(task.run_dir, task.epoch, pending[key], scores, per_arch)
+            if progress is not None:
+                progress(task.run_dir, task.epoch, len(scores), per_arch)
+
+    if workers <= 1 or len(tasks) <= 1:
+        for index, task in enumerate(tasks):
+            finished(task, index, score_task(task))
+    else:
+        context = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                                                    initializer=_one_thread) as pool:
+            futures = {pool.submit(score_task, task): (index, task) for index, task in enumerate(tasks)}
+            for future in concurrent.futures.as_completed(futures):
+                index, task = futures[future]
+                finished(task, index, future.result())
+    for run_dir in run_dirs:
+        write_run_tables(run_dir)
+    return sum(map(len, pending.values())), time.perf_counter() - start
+
+
+def _one_thread() -> None:
+    import torch
+
+    torch.set_num_threads(1)
+
+
+def _epoch_file(run_dir: Path, epoch: int) -> Path:
+    return Path(run_dir) / SCORES_DIR / f"epoch-{epoch:03d}.csv"
+
+
+def _check_scoring(run_dir: Path, scoring: Scoring) -> None:
+    """Write ``scoring.json`` for a new scoring; refuse another scoring of an already scored run."""
+    file = Path(run_dir) / SCORES_DIR / SCORING_FILE
+    wanted = {"batches": scoring.batches, "architectures": scoring.architectures, "seed": scoring.seed}
+    if file.exists():
+        try:
+            stored = json.loads(file.read_text())
+        except ValueError as error:
+            raise DataFileError(f"{file}: not a scoring file ({error})") from None
+        if stored != wanted:
+            raise InvalidSettingError(f"{run_dir} was scored with {stored}, not {wanted}; its scores are kept: "
+                                      f"score with the same choices or delete {file.parent}")
+        return
+    atomic_write_bytes(file, json.dumps(wanted).encode())
+
+
+def _write_epoch(run_dir: Path, epoch: int, texts: Sequence[str], scores: np.ndarray, per_arch: float) -> None:
+    frame = pd.DataFrame({"arch_id": list(texts), "score": scores})
+    atomic_write_bytes(_epoch_file(run_dir, epoch).with_suffix(".json"),
+                       json.dumps({"seconds_per_architecture": per_arch}).encode())
+    atomic_write_bytes(_epoch_file(run_dir, epoch), frame.to_csv(index=False).encode())
+
+
+def read_run_scores(run_dir: str | Path) -> tuple[list[int], pd.DataFrame]:
+    """The scored epochs and their scores, long (``arch_id`` text, ``checkpoint`` epoch, ``score``)."""
+    run_dir = Path(run_dir)
+    epochs = [e for e in snapshot_epochs(run_dir) if _epoch_file(run_dir, e).exists()]
+    if not epochs:
+        raise DataFileError(f"{run_dir}: no scored epochs ('nasarena oneshot correlate' writes them)")
+    frames = [pd.read_csv(_epoch_file(run_dir, e)).assign(checkpoint=str(e)) for e in epochs]
+    return epochs, pd.concat(frames)[["arch_id", "checkpoint", "score"]]
+
+
+def write_run_tables(run_dir: str | Path, benchmark=None) -> pd.DataFrame:
+    """Write ``scores.csv`` and ``correlation.csv`` of a run from its scored epochs; return the metrics."""
+    from ..analysis.supernet import SupernetScores, evaluate_checkpoints
+    from ..benchmarks.oneshot import load, oneshot_accuracies
+
+    run_dir = Path(run_dir)
+    settings, seed = run_settings(run_dir)
+    epochs, long = read_run_scores(run_dir)
+    atomic_write_bytes(run_dir / SCORES_FILE, long.to_csv(index=False).encode())
+    if benchmark is None:
+        options = {"path": settings.benchmark_path} if settings.benchmark_path else {}
+        benchmark = load(settings.space, settings.benchmark, **options)
+    true = oneshot_accuracies(settings.space, benchmark, loose_ends=False)
+    scores = np.full((len(epochs), len(true)), np.nan)
+    for i, epoch in enumerate(epochs):
+        part = long[long["checkpoint"] == str(epoch)]
+        scores[i, [position(text) for text in part["arch_id"]]] = part["score"].to_numpy()
+    samplers = {str(e): choice_sampler(settings.space, read_weights(w)) for e in epochs
+                if (w := run_dir / "weights" / f"epoch-{e:03d}.npz").exists()}
+    supernet = SupernetScores(tuple(map(str, epochs)), scores, samplers)
+    metrics = evaluate_checkpoints(true, supernet, KS, encodings=choice_encodings(settings.space) if samplers else None)
+    timing = [(str(e), "seconds_per_architecture", "all",
+               json.loads(_epoch_file(run_dir, e).with_suffix(".json").read_text())["seconds_per_architecture"])
+              for e in epochs]
+    metrics = pd.concat([metrics, pd.DataFrame(timing, columns=metrics.columns)], ignore_index=True)
+    metrics = metrics.assign(optimizer=settings.optimizer, seed=seed, space=settings.space)
+    atomic_write_bytes(run_dir / CORRELATION_FILE, metrics.to_csv(index=False).encode())
+    return metrics
+
+
+def choice_sampler(space: str, weights: dict):
+    """The distribution over architectures implied by alpha, beta, gamma: per choice a softmax,
+    a parent set's logit the sum of its members' (alpha for a block, gamma for the output).
+    The probability of an architecture without loose ends is its own (not summed over the
+    loose-ended variants of its network) and is renormalised over the set."""
+    from ..analysis.supernet import ChoiceSoftmaxSampler
+
+    logits = []
+    for choice in choices(space):
+        if choice.name == "output_parents":
+            logits.append([sum(weights["gamma"][p] for p in option) for option in choice.options])
+        elif choice.name.endswith("_op"):
+            logits.append(weights["beta"][int(choice.name.split("_")[1]) - 1])
+        else:
+            alpha = weights["alpha"][int(choice.name.split("_")[1]) - 1]
+            logits.append([sum(alpha[p] for p in option) for option in choice.options])
+    return ChoiceSoftmaxSampler(logits)
+
+
+@lru_cache(maxsize=None)
+def choice_encodings(space: str) -> np.ndarray:
+    """The option index per choice of every architecture of the set without loose ends (rows in order)."""
+    return np.array([to_categorical(space, arch) for arch in architectures(space, loose_ends=False)])
+
+
+def spearman_table(run_dirs: Sequence[Path]) -> pd.DataFrame:
+    """Per optimizer, seed and epoch: Spearman, Kendall, architectures scored and seconds per architecture."""
+    frames = []
+    for run_dir in run_dirs:
+        file = Path(run_dir) / CORRELATION_FILE
+        if file.exists():
+            frames.append(pd.read_csv(file))
+    if not frames:
+        return pd.DataFrame(columns=["optimizer", "seed", "epoch", "spearman", "kendall", "scored",
+                                     "seconds_per_architecture"])
+    metrics = pd.concat(frames)
+    metrics = metrics[metrics["parameter"].astype(str) == "all"]
+    wide = metrics.pivot_table(index=["optimizer", "seed", "checkpoint"], columns="metric", values="value")
+    wide = wide.reset_index().rename(columns={"checkpoint": "epoch"})
+    wide["epoch"] = wide["epoch"].astype(int)
+    return wide[["optimizer", "seed", "epoch", "spearman", "kendall", "scored", "seconds_per_architecture"]] \
+        .sort_values(["optimizer", "seed", "epoch"]).reset_index(drop=True)

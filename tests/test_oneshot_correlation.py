@@ -1,0 +1,157 @@
+"""Correlation of one-shot and NB101 rankings (NAS-Bench-1Shot1 Sec. 5.2) joined to the supernet
+evaluation: a run's kept supernets are scored, written in the format 'supernet evaluate --scores'
+reads, and read back by it with the same numbers.
+
+Tiny scale (4 channels, one cell per stack, 16 x 16 images, 20 images per class, 2 epochs, a
+seeded subset of the architectures) on real CIFAR-10 and nb101-lite.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from typer.testing import CliRunner
+
+from nasarena.analysis.supernet import ChoiceSoftmaxSampler, sampling_probabilities
+from nasarena.cli.main import app
+from nasarena.errors import DataFileError, InvalidSettingError
+from nasarena.oneshot import quick_settings
+from nasarena.oneshot.correlation import (
+    CORRELATION_FILE,
+    SCORES_FILE,
+    Scoring,
+    candidates,
+    choice_encodings,
+    choice_sampler,
+    score_runs,
+    spearman_table,
+)
+from nasarena.oneshot.run import read_weights, run_search, snapshot_path
+from nasarena.oneshot.supernet import PathWeights, Supernet
+from nasarena.spaces.oneshot import OneShotArch, architectures
+from nasarena.spaces.oneshot.positions import position, representative
+
+SPACE = "nb1shot1-1"
+TINY = {"cells_per_stack": 1, "subset": 20, "epochs": 2, "snapshot_every": 1}
+
+
+@pytest.fixture(scope="module")
+def data():
+    from nasarena.training.data import load_cifar10
+
+    try:
+        return load_cifar10(image_size=16, subset=20)
+    except DataFileError as error:
+        pytest.skip(f"CIFAR-10 not available: {error}")
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory, data):
+    """A DARTS and an ENAS run with both epochs' supernets kept, scored on 40 architectures."""
+    torch.set_num_threads(1)
+    out = tmp_path_factory.mktemp("runs")
+    dirs = []
+    for optimizer in ("darts", "enas"):
+        run_dir = out / optimizer / "seed-0"
+        run_search(quick_settings(optimizer, SPACE, **TINY), 0, run_dir, data=data)
+        dirs.append(run_dir)
+    count, _ = score_runs(dirs, Scoring(batches=1, architectures=40))
+    assert count > 40  # 40 per DARTS epoch plus ENAS's samples
+    return out, dirs
+
+
+def test_positions_are_rows_of_the_set_without_loose_ends():
+    chosen = architectures(SPACE, loose_ends=False)
+    assert [position(chosen[i]) for i in range(0, len(chosen), 50)] == list(range(0, len(chosen), 50))
+    # a loose end (block 3 feeds nothing) is the same network as its representative
+    arch = OneShotArch(SPACE, ((0,), (0, 1), (0, 1), (0, 2)), ("conv3x3-bn-relu", "maxpool3x3", "conv1x1-bn-relu",
+                                                                  "conv3x3-bn-relu"), (2, 4))
+    assert 3 not in arch.active_blocks()
+    rep = representative(arch)
+    assert rep.to_cell().hash == arch.to_cell().hash and rep.ops[2] == "conv3x3-bn-relu"
+    assert chosen[position(arch)] == rep
+    assert position(arch.to_string()) == position(rep)
+
+
+def test_scores_are_the_snapshot_supernets_one_shot_accuracy(runs, data):
+    _, (darts, _) = runs
+    settings = quick_settings("darts", SPACE, **TINY)
+    scores = pd.read_csv(darts / SCORES_FILE)
+    first = scores[scores["checkpoint"] == 2].iloc[0]
+    supernet = Supernet(SPACE, settings.channels, settings.stacks, settings.cells_per_stack)
+    supernet.load_state_dict(torch.load(snapshot_path(darts, 2), weights_only=True)["supernet"])
+    supernet.train()
+    from nasarena.training.data import batches
+
+    images, labels = next(iter(batches(data.valid, settings.batch_size, augment=False, generator=None,
+                                       mean=data.mean, std=data.std)))
+    with torch.no_grad():
+        logits = supernet(images, PathWeights.of_architecture(OneShotArch.from_string(first["arch_id"])))
+    assert first["score"] == pytest.approx(float((logits.argmax(1) == labels).float().mean()))
+
+
+def test_run_scores_are_read_back_by_supernet_evaluate(runs, tmp_path):
+    _, (darts, enas) = runs
+    correlation = pd.read_csv(darts / CORRELATION_FILE)
+    result = CliRunner().invoke(app, ["supernet", "evaluate", "--benchmark", SPACE, "--scores",
+                                      str(darts / SCORES_FILE), "--weights", str(darts / "weights"), "--ks", "5,10",
+                                      "--out", str(tmp_path / "report")])
+    assert result.exit_code == 0, result.output
+    assert "40 of 2,487 architectures scored" in result.output
+    metrics = pd.read_csv(tmp_path / "report" / "metrics.csv")
+    for metric in ("spearman", "kendall"):
+        ours = correlation[(correlation.metric == metric) & (correlation.parameter == "all")]["value"].to_numpy()
+        theirs = metrics[(metrics.metric == metric) & (metrics.parameter == "all")]["value"].to_numpy()
+        np.testing.assert_allclose(theirs, ours)
+    assert set(metrics["metric"]) >= {"a1", "a2", "spearman", "kendall"}
+    # ENAS scored only its controller's samples: read as a partial score file
+    result = CliRunner().invoke(app, ["supernet", "evaluate", "--benchmark", SPACE, "--scores",
+                                      str(enas / SCORES_FILE), "--ks", "2,5", "--out", str(tmp_path / "enas")])
+    assert result.exit_code == 0, result.output
+    table = spearman_table([darts, enas])
+    scored = table.set_index("optimizer")["scored"]
+    assert (scored["darts"] == 40).all() and (scored["enas"] <= quick_settings("enas", SPACE).samples).all()
+
+
+def test_enas_scores_its_controller_samples(runs):
+    _, (_, enas) = runs
+    scoring = Scoring(batches=1, architectures=40)
+    first, again = candidates(enas, 2, scoring), candidates(enas, 2, scoring)
+    assert first == again and 0 < len(first) <= quick_settings("enas", SPACE, **TINY).samples
+    written = pd.read_csv(enas / SCORES_FILE)
+    assert sorted(written[written.checkpoint == 2]["arch_id"]) == sorted(a.to_string() for a in first)
+
+
+def test_scoring_resumes_and_refuses_other_choices(runs):
+    _, (darts, _) = runs
+    before = pd.read_csv(darts / SCORES_FILE)
+    (darts / "scores" / "epoch-002.csv").unlink()  # as if killed before the last epoch was written
+    count, _ = score_runs([darts], Scoring(batches=1, architectures=40))
+    assert count == 40
+    pd.testing.assert_frame_equal(pd.read_csv(darts / SCORES_FILE), before)
+    with pytest.raises(InvalidSettingError, match="was scored with"):
+        score_runs([darts], Scoring(batches=2, architectures=40))
+
+
+def test_choice_sampler_is_a_distribution_over_the_set(runs):
+    _, (darts, _) = runs
+    encodings = choice_encodings(SPACE)
+    probabilities = sampling_probabilities(choice_sampler(SPACE, read_weights(darts / "weights" / "epoch-002.npz")),
+                                           encodings)
+    assert probabilities.shape == (len(architectures(SPACE, loose_ends=False)),)
+    assert probabilities.sum() == pytest.approx(1.0) and (probabilities > 0).all()
+    flat = ChoiceSoftmaxSampler([np.zeros(int(encodings[:, c].max()) + 1) for c in range(encodings.shape[1])])
+    np.testing.assert_allclose(sampling_probabilities(flat, encodings), 1 / len(encodings))
+
+
+def test_correlate_cli_refuses_runs_without_supernets(tmp_path, data):
+    run_search(quick_settings("random-ws", SPACE, **{**TINY, "snapshot_every": 0, "epochs": 1}), 0,
+               tmp_path / "random-ws" / "seed-0", data=data)
+    result = CliRunner().invoke(app, ["oneshot", "correlate", str(tmp_path), "--workers", "1"])
+    assert result.exit_code == 2 and "snapshot_every" in result.output
+    result = CliRunner().invoke(app, ["oneshot", "correlate", str(tmp_path / "none")])
+    assert result.exit_code == 2 and "no one-shot runs" in result.output
