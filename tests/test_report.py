@@ -296,3 +296,9 @@ def test_point11_a_report_that_fails_part_way_writes_nothing(experiment, tmp_pat
     with pytest.raises(RuntimeError):
         write_report(experiment, out)
     assert [p.name for p in out.iterdir()] == ["notes.txt"]
+
+
+def test_the_report_says_which_mutation_rule_evolution_used(report):
+    html = report.read_text()
+    what_was_run = html[html.index("<h2>What was run</h2>"):html.index("<h2>Final quality</h2>")]
+    assert "mutation" in what_was_run and "paper" in what_was_run  # re's default rule, recorded though not set
