@@ -10,5 +10,8 @@ python3 -m venv .venv
 # The written contracts: spaces, optimizers, benchmarks, results, registries, errors, conformance checks.
 .venv/bin/mypy --no-error-summary src/nasarena/spaces/protocol.py src/nasarena/optimizers/base.py \
     src/nasarena/registry.py src/nasarena/errors.py src/nasarena/benchmarks/protocol.py \
-    src/nasarena/benchmarks/result.py src/nasarena/benchmarks/registry.py src/nasarena/testing/__init__.py
+    src/nasarena/benchmarks/result.py src/nasarena/benchmarks/registry.py src/nasarena/testing/__init__.py \
+    src/nasarena/spaces/registry.py src/nasarena/spaces/nb101/space.py src/nasarena/spaces/nb201/space.py \
+    src/nasarena/spaces/darts/space.py src/nasarena/spaces/fbnet/space.py src/nasarena/spaces/oneshot/space.py \
+    src/nasarena/spaces/conformance_types.py
 .venv/bin/python -m pytest "$@"

@@ -10,9 +10,17 @@ guarantees written here.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
+
+
+class Rows(Protocol):
+    """Architectures by row, built on access (a table of 423,624 cells is not a list of objects)."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, row: int) -> Any: ...
 
 
 @runtime_checkable
@@ -21,16 +29,21 @@ class SearchSpace(Protocol):
 
     #: The space's registry name (``nb101``, ``nb201``, ``darts``, ``fbnet``, ``nb1shot1-3``).
     name: str
-    #: Encodings :meth:`encode` accepts; each gives a fixed-length vector for every architecture.
-    encodings: Sequence[str]
-    #: Encodings :meth:`config_space` accepts (``categorical`` in every space).
-    config_encodings: Sequence[str]
+    @property
+    def encodings(self) -> Sequence[str]:
+        """Encodings :meth:`encode` accepts; each gives a fixed-length vector for every architecture."""
+
+    @property
+    def config_encodings(self) -> Sequence[str]:
+        """Encodings :meth:`config_space` accepts (``categorical`` in every space)."""
 
     # -- identity and text ------------------------------------------------------------------
 
-    def identity(self, arch) -> str:
+    def identity(self, arch) -> str | None:
         """The canonical identity: equal for architectures that train the same network
         (NB101: the module hash of the pruned cell), stable across processes and versions.
+        None only for an invalid architecture that the space's encodings can express (NB101's
+        raw cells): optimizers then key it by their own choices.
         Called wherever results are cached or de-duplicated."""
 
     def to_text(self, arch) -> str:
@@ -91,7 +104,7 @@ class FiniteSpace(SearchSpace, Protocol):
     #: Number of distinct architectures (rows ``0 .. size - 1``).
     size: int
 
-    def enumerate(self) -> Sequence:
+    def enumerate(self) -> Rows:
         """Every architecture, indexed by row: ``enumerate()[row]`` is the architecture of ``row``."""
 
     def row(self, arch) -> int:

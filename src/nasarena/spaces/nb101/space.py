@@ -41,9 +41,10 @@ class NB101Space:
         if sampler not in ("raw", "unique"):
             raise ValueError(f"sampler must be 'raw' or 'unique', got {sampler!r}")
         self.sampler = sampler
-        self.subset = None if subset is None else np.asarray(subset, dtype=np.int64)
-        self._members = None if subset is None else frozenset(self.subset.tolist())
-        self.size = NUM_UNIQUE_CELLS if subset is None else len(self.subset)
+        rows = None if subset is None else np.asarray(subset, dtype=np.int64)
+        self.subset = rows
+        self._members = None if rows is None else frozenset(rows.tolist())
+        self.size = NUM_UNIQUE_CELLS if rows is None else len(rows)
 
     def violation(self, cell: Cell) -> str | None:
         """Why ``cell`` is not in the space: not a cell, invalid (the cell's reason), or outside the subset."""
@@ -64,7 +65,9 @@ class NB101Space:
         problem = self.violation(cell)
         if problem is not None:
             raise InvalidArchitectureError(f"no row in this NB101 space: {problem}")
-        return int(cell.row) if self.subset is None else int(np.searchsorted(self.subset, cell.row))
+        row = cell.row
+        assert row is not None  # a valid cell always has one
+        return row if self.subset is None else int(np.searchsorted(self.subset, row))
 
     def sample(self, rng: np.random.Generator) -> Cell:
         if self.subset is not None:
@@ -129,12 +132,13 @@ class NB101Space:
         """A configuration of ``config_space(encoding)`` that decodes to ``cell``'s architecture."""
         return encode_config(cell, encoding)
 
-    def enumerate(self) -> UniqueCells | list[Cell]:
+    def enumerate(self) -> UniqueCells | _SubsetCells:
         """Every cell of the space by :meth:`row`: all unique cells, or the subset's in row order."""
         return unique_cells() if self.subset is None else _SubsetCells(self.subset)
 
-    def identity(self, cell: Cell) -> str:
-        """The canonical identity of an architecture: the official module hash."""
+    def identity(self, cell: Cell) -> str | None:
+        """The canonical identity of an architecture: the official module hash (None for an
+        invalid cell, which optimizers may still propose and de-duplicate)."""
         return cell.hash
 
     def to_text(self, cell: Cell) -> str:

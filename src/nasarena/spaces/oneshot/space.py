@@ -83,7 +83,9 @@ class OneShotSearchSpace:
 
     def identity(self, arch: OneShotArch) -> str:
         """The NB101 module hash of the architecture's cell (loose ends do not change it)."""
-        return self.check(arch).to_cell().hash
+        module_hash = self.check(arch).to_cell().hash
+        assert module_hash is not None  # every architecture of the space is a valid NB101 cell
+        return module_hash
 
     def to_text(self, arch: OneShotArch) -> str:
         return self.check(arch).to_string()
