@@ -20,6 +20,7 @@ from nasarena.optimizers.base import make
 from nasarena.runner.protocol import TRAJECTORY_COLUMNS, Budget, run
 from nasarena.spaces.darts.space import DartsSpace
 from nasarena.spaces.fbnet.space import FBNetSpace
+from nasarena.surrogates import chunks
 
 pytest.importorskip("xgboost")
 pytest.importorskip("lightgbm")
@@ -80,6 +81,22 @@ def test_fitted_surrogate_answers_queries_of_its_space(fitted):
     assert bench.final_test_accuracy(archs[0]) == pytest.approx(mean[0], abs=1e-12)
     text = space.to_text(archs[0])
     assert bench.final_test_accuracy(space.from_text(text)) == bench.final_test_accuracy(archs[0])
+
+
+def test_model_path_batches_are_the_same_in_chunks_on_threads(fitted, monkeypatch):
+    space, artefact = fitted
+    bench = nasarena.benchmark("surrogate", path=str(artefact))
+    rng = np.random.default_rng(7)
+    archs = [space.sample(rng) for _ in range(700)]
+    whole = bench.query_batch(archs, rng=np.random.default_rng(1))  # one chunk, this thread
+    monkeypatch.setattr(chunks, "CHUNK_ROWS", 64)
+    monkeypatch.setattr(chunks, "available_cores", lambda: 4)
+    threaded = bench.query_batch(archs, rng=np.random.default_rng(1))  # 11 chunks on 4 threads
+    assert np.array_equal(whole.valid_accuracy, threaded.valid_accuracy)
+    assert np.array_equal(whole.cost_seconds, threaded.cost_seconds)
+    assert np.array_equal(whole.rows, threaded.rows)
+    mean, _ = bench.predict(np.stack([space.encode(a, bench.artifact.encoding) for a in archs[:100]]))
+    assert np.array_equal(bench.predict(archs)[0][:100], mean)
 
 
 @pytest.mark.parametrize("name", SINGLE_FIDELITY)

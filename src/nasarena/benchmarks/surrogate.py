@@ -32,6 +32,7 @@ import numpy as np
 
 from ..errors import InvalidSettingError
 from ..surrogates.artifact import SurrogateArtifact, Validation, load, loads
+from ..surrogates.chunks import map_chunks
 from ..surrogates.encoding import ArchitectureEncoder
 from ..surrogates.prediction import FastEnsemble
 from ..surrogates.spaces import IndexedArchitectures, exact_parameters, finite_index, space_by_name
@@ -231,9 +232,19 @@ class SurrogateBenchmark(Benchmark):
         if rows is not None:
             mean, std = self._table.predict(rows, epochs)
             return mean, std, self._table.cost(rows, epochs) if with_cost else None, rows
-        x, rows = self._encode_batch(archs)
-        mean, std = self._ensembles[epochs].predict(x)
-        return mean, std, self._cost(x, epochs) if with_cost else None, rows
+        if not isinstance(archs, (np.ndarray, list, IndexedArchitectures)):
+            archs = list(archs)
+
+        def predict(part):
+            x, part_rows = self._encode_batch(part)
+            mean, std = self._ensembles[epochs].predict(x)
+            return mean, std, self._cost(x, epochs) if with_cost else None, part_rows
+
+        if isinstance(archs, IndexedArchitectures) or len(archs) == 0:  # one vectorised pass (or its error)
+            return predict(archs)
+        parts = map_chunks(predict, archs)  # see .chunks: the same answer, on the available cores
+        mean, std, cost, rows = (np.concatenate(column) if column[0] is not None else None for column in zip(*parts))
+        return mean, std, cost, rows
 
     def _table_rows(self, archs) -> np.ndarray | None:
         """The rows of ``archs`` in the space when the table can answer them (None: use the models)."""
