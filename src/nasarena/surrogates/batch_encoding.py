@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from itertools import chain
+from operator import attrgetter, itemgetter
 
 import numpy as np
 
@@ -69,11 +71,14 @@ def darts_config_vectors(archs: Sequence) -> np.ndarray:
 
     width, edge_position, edge_value, pair_position, pair_value = _darts_tables()
     op_index = {op: i for i, op in enumerate(OPS)}
-    edges = [edge for arch in archs for cell_type in CELL_TYPES for edge in getattr(arch, cell_type)]
+    # every (op, source) edge of every cell, flattened and split by C-level iterators: a Python
+    # generator step per edge cost two thirds of the encoding
+    edges = list(chain.from_iterable(chain.from_iterable(map(attrgetter(*CELL_TYPES), archs))))
     n, cells, nodes = len(archs), len(CELL_TYPES), len(INTERMEDIATE_NODES)
     shape = (n, cells, nodes, EDGES_PER_NODE)
-    ops = np.fromiter((op_index[op] for op, _ in edges), dtype=np.int64, count=len(edges)).reshape(shape)
-    sources = np.fromiter((source for _, source in edges), dtype=np.int64, count=len(edges)).reshape(shape)
+    ops = np.fromiter(map(op_index.__getitem__, map(itemgetter(0), edges)), dtype=np.int64,
+                      count=len(edges)).reshape(shape)
+    sources = np.fromiter(map(itemgetter(1), edges), dtype=np.int64, count=len(edges)).reshape(shape)
     # canonical form: each node's two edges sorted by input (a stable sort: equal inputs keep their order)
     swap = sources[..., 0] > sources[..., 1]
     sources[swap] = sources[swap][:, ::-1]
@@ -109,6 +114,7 @@ def fbnet_config_vectors(archs: Sequence) -> np.ndarray:
     """``encode(arch, "config_vector")`` of many FBNet architectures, (n, 22) float32."""
     order, block_index = _fbnet_tables()
     layers = len(order)
-    blocks = np.fromiter((block_index[block] for arch in archs for block in arch.blocks), dtype=np.int64,
+    names = chain.from_iterable(map(attrgetter("blocks"), archs))  # C-level iteration, no generator step per block
+    blocks = np.fromiter(map(block_index.__getitem__, names), dtype=np.int64,
                          count=len(archs) * layers).reshape(len(archs), layers)
     return blocks[:, order].astype(np.float32)
