@@ -56,3 +56,55 @@ def correlate(
     typer.echo(f"'nasarena oneshot report {results}' draws the correlation per epoch")
 
 
+
+
+def tune(
+    optimizer: list[str] = typer.Option(["darts"], help="darts, darts-2nd, gdas, pc-darts (repeat or separate by "
+                                                        "commas); each is tuned in <out>/<optimizer>."),
+    space: str = typer.Option("nb1shot1-3", help="nb1shot1-1, nb1shot1-2 or nb1shot1-3."),
+    budget: int = typer.Option(..., help="Search epochs BOHB may spend per optimizer (the trials' epochs summed); "
+                                         "rerun with a larger one to continue."),
+    min_epochs: int = typer.Option(None, help="Smallest budget of a trial in search epochs (default 25; 1 with "
+                                              "--quick)."),
+    max_epochs: int = typer.Option(None, help="Largest budget (default 100; 4 with --quick)."),
+    eta: int = typer.Option(2, help="BOHB's halving rate (the paper: 2)."),
+    quick: bool = typer.Option(False, help="Trials in the CPU configuration of 'oneshot run --quick'."),
+    set_: list[str] = typer.Option([], "--set", help="Override a fixed setting, e.g. --set channels=8."),
+    seed: int = typer.Option(0, help="Seed of BOHB and of every search."),
+    workers: int = typer.Option(1, help="Trials run at once (processes; a group of asks per round)."),
+    data: Path = typer.Option(None, help="CIFAR-10 as for 'oneshot run'."),
+    out: Path = typer.Option(..., help="Results directory (resumable: rerun the same command)."),
+) -> None:
+    """BOHB over a one-shot optimizer's hyperparameters, objective the NB101 validation error (Sec. 5.4)."""
+    from ..oneshot.names import check_optimizer
+    from ..oneshot.settings import paper_settings, quick_settings
+    from ..oneshot.tuning import TuneSetup
+    from ..oneshot.tuning import tune as run_tuning
+    from ..plots.oneshot_tuning import write_tune_report
+    from .oneshot import _overrides
+
+    names = [name.strip() for item in optimizer for name in item.split(",") if name.strip()]
+    for name in names:
+        check_optimizer(name)
+    if budget < 1:
+        raise InvalidSettingError(f"--budget must be a positive number of search epochs, got {budget}")
+    if workers < 1:
+        raise InvalidSettingError(f"--workers must be at least 1, got {workers}")
+    if seed < 0:
+        raise InvalidSettingError(f"--seed must be >= 0, got {seed}")
+    low = min_epochs if min_epochs is not None else (1 if quick else 25)
+    high = max_epochs if max_epochs is not None else (4 if quick else 100)
+    make = quick_settings if quick else paper_settings
+    for name in names:
+        base = make(name, space, **_overrides(set_))
+
+        def progress(result, name=name) -> None:
+            typer.echo(f"{name} trial {result.number} ({result.epochs} epochs): NB101 valid accuracy "
+                       f"{result.valid_accuracy:.4f}, test regret {result.test_regret:.4f}, {result.seconds:.0f} s")
+
+        setup = TuneSetup(base, low, high, eta, seed, workers)
+        results = run_tuning(setup, out / name, budget, data_path=str(data) if data else None, progress=progress)
+        best = max(results, key=lambda r: (r.valid_accuracy, r.epochs))
+        typer.echo(f"{name}: {len(results)} trials, incumbent trial {best.number}: valid accuracy "
+                   f"{best.valid_accuracy:.4f}, test regret {best.test_regret:.4f}")
+    typer.echo(f"report: {write_tune_report(out)}")
