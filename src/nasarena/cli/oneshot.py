@@ -96,7 +96,8 @@ def _overrides(items: list[str]) -> dict[str, object]:
     return changes
 
 
-from .oneshot_analysis import correlate, tune  # noqa: E402  (the analyses of runs live in their own module)
+from .oneshot_analysis import correlate, regularise, tune  # noqa: E402  (the analyses of runs live in their own module)
 
 app.command()(correlate)
 app.command()(tune)
+app.command()(regularise)

@@ -108,3 +108,45 @@ def tune(
         typer.echo(f"{name}: {len(results)} trials, incumbent trial {best.number}: valid accuracy "
                    f"{best.valid_accuracy:.4f}, test regret {best.test_regret:.4f}")
     typer.echo(f"report: {write_tune_report(out)}")
+
+
+def regularise(
+    optimizer: list[str] = typer.Option(["darts", "gdas"], help="One-shot optimizers (repeat or separate by commas)."),
+    space: str = typer.Option("nb1shot1-3", help="nb1shot1-1, nb1shot1-2 or nb1shot1-3."),
+    epochs: int = typer.Option(None, help="Epochs (default: 50; 2 with --quick)."),
+    seeds: str = typer.Option("0", help="Seeds, e.g. 0-2."),
+    quick: bool = typer.Option(False, help="The CPU configuration of 'oneshot run --quick'."),
+    set_: list[str] = typer.Option([], "--set", help="Override a setting of every run, e.g. --set channels=8."),
+    workers: int = typer.Option(1, help="Searches run at once (processes)."),
+    data: Path = typer.Option(None, help="CIFAR-10 as for 'oneshot run'."),
+    out: Path = typer.Option(..., help="Results directory: <variant>/<optimizer>/seed-<n>/; rerun to resume."),
+) -> None:
+    """Cutout on/off and a weight-decay sweep (NAS-Bench-1Shot1 Appendix E): runs, then report.html."""
+    from ..oneshot.experiment import run_jobs
+    from ..oneshot.names import check_optimizer
+    from ..oneshot.regularisation import plan_study
+    from ..oneshot.settings import paper_settings, quick_settings
+    from ..plots.oneshot_regularisation import write_regularisation_report
+    from .oneshot import _overrides
+    from .run_arguments import parse_seeds
+
+    names = [name.strip() for item in optimizer for name in item.split(",") if name.strip()]
+    for name in names:
+        check_optimizer(name)
+    if workers < 1:
+        raise InvalidSettingError(f"--workers must be at least 1, got {workers}")
+    changes = _overrides(set_)
+    for fixed in ("cutout", "weight_decay"):
+        if fixed in changes:
+            raise InvalidSettingError(f"--set {fixed}=...: the study varies {fixed} itself")
+    if epochs is not None:
+        changes["epochs"] = epochs
+    make = quick_settings if quick else paper_settings
+    jobs = plan_study([make(name, space, **changes) for name in names], parse_seeds(seeds), out)
+
+    def progress(job, record) -> None:
+        typer.echo(f"{job.run_dir.parent.parent.name} {record.optimizer} seed {record.seed} epoch {record.epoch}: "
+                   f"regret {record.test_regret:.4f}, one-shot valid error {record.valid_error:.3f}")
+
+    run_jobs(jobs, data_path=str(data) if data else None, workers=workers, threads=1, progress=progress)
+    typer.echo(f"report: {write_regularisation_report(out)}")
