@@ -3,8 +3,9 @@
 Run: nice -n 10 .venv/bin/python bench/bench_optimizer_cpu.py [--optimizers smac,tpe,...]
      [--seeds 1] [--max-evaluations N] [--skip-nb101] [--skip-nb201]
 
-What is measured is the runner's own ``optimizer_cpu_time`` column (process CPU seconds spent in
-the optimizer's ask and tell, cumulative): what ``count_optimizer_time`` would charge, recorded
+What is measured is the runner's own ``optimizer_cpu_time`` column (CPU seconds spent in the
+optimizer's ask and tell, cumulative; estimated from wall-clock reads and the process's share of
+the CPU, see ``nasarena.runner.clock``): what ``count_optimizer_time`` would charge, recorded
 here without charging it, so the simulated run (and its number of evaluations) does not depend
 on the machine. NB101: nb101-lite with a 1e7 s simulated budget (the NB101 paper's; several thousand
 evaluations), multi-fidelity optimizers (Hyperband, BOHB) on nb101-slice; NB201: nb201-cifar10,
