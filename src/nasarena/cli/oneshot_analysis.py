@@ -62,8 +62,9 @@ def tune(
     optimizer: list[str] = typer.Option(["darts"], help="darts, darts-2nd, gdas, pc-darts (repeat or separate by "
                                                         "commas); each is tuned in <out>/<optimizer>."),
     space: str = typer.Option("nb1shot1-3", help="nb1shot1-1, nb1shot1-2 or nb1shot1-3."),
-    budget: int = typer.Option(..., help="Search epochs BOHB may spend per optimizer (the trials' epochs summed); "
-                                         "rerun with a larger one to continue."),
+    budget: int = typer.Option(..., help="Search epochs BOHB may spend per optimizer (the trials' epochs summed; "
+                                         "the last group of --workers trials may pass it); rerun with a larger "
+                                         "one to continue."),
     min_epochs: int = typer.Option(None, help="Smallest budget of a trial in search epochs (default 25; 1 with "
                                               "--quick)."),
     max_epochs: int = typer.Option(None, help="Largest budget (default 100; 4 with --quick)."),
@@ -75,7 +76,8 @@ def tune(
     data: Path = typer.Option(None, help="CIFAR-10 as for 'oneshot run'."),
     out: Path = typer.Option(..., help="Results directory (resumable: rerun the same command)."),
 ) -> None:
-    """BOHB over a one-shot optimizer's hyperparameters, objective the NB101 validation error (Sec. 5.4)."""
+    """BOHB over a one-shot optimizer's hyperparameters, objective the NB101 validation error (Sec. 5.4).
+    nb101-lite's validation and test accuracy are one draw; --set benchmark=nb101-noisy separates them."""
     from ..oneshot.names import check_optimizer
     from ..oneshot.settings import paper_settings, quick_settings
     from ..oneshot.tuning import TuneSetup

@@ -2,7 +2,9 @@
 
 The paper's setup: BOHB's fidelity is the number of search epochs (25 to 100, eta 2, 16 workers),
 its objective the NB101 *validation* error of the architecture the search returns (the test
-error is recorded for the analysis only: the tuner never sees it), and the configuration space
+error is recorded for the analysis only: the tuner never sees it; note that ``nb101-lite`` holds
+one draw per cell as both, while ``nb101-noisy`` and the imported ``nb101`` separate them, e.g.
+``--set benchmark=nb101-noisy``), and the configuration space
 holds only hyperparameters of the search. Here the space is the one-shot method's learning
 rate, momentum, weight decay, cutout, batch size, architecture learning rate and, for GDAS,
 the temperature range, for PC-DARTS the channel fraction (:func:`hyperparameters`).
@@ -15,7 +17,7 @@ unordered categories, as it treats architecture choices. Every trial is one sear
 ``epochs`` = its budget, from scratch (the cosine schedule depends on the epoch count).
 
 Trials run ``workers`` at a time: ``workers`` asks, the searches on processes, the tells in ask
-order, then the next group. ``trials.jsonl`` logs each finished group; a restart replays the
+order, then the next group, until the trials' epochs reach the budget (the last group may pass it). ``trials.jsonl`` logs each finished group; a restart replays the
 log into a fresh BOHB with the same seed (so it asks the same configurations) and continues,
 and a search killed mid-trial resumes from its own checkpoint. The paper's default settings
 are run too (``default/``, at the largest budget) for the comparison with the incumbent.
