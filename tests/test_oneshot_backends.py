@@ -28,7 +28,7 @@ def test_process_pool_and_ray_give_identical_searches(tmp_path):
         load_cifar10(image_size=16, subset=20)
     except DataFileError as error:
         pytest.skip(f"CIFAR-10 not available: {error}")
-    common = ["oneshot", "run", "--space", "nb1shot1-1", "--optimizer", "random-ws,enas", "--quick", "--seeds", "0",
+    common = ["oneshot", "run", "--space", "nb1shot1-1", "--optimizer", "random-ws,gdas", "--quick", "--seeds", "0",
               "--set", "epochs=1", "--set", "cells_per_stack=1", "--set", "subset=20"]
     runner = CliRunner()
     alone = runner.invoke(app, [*common, "--out", str(tmp_path / "alone")])
@@ -37,7 +37,7 @@ def test_process_pool_and_ray_give_identical_searches(tmp_path):
     assert pool.exit_code == 0, pool.output
     ray = runner.invoke(app, [*common, "--workers", "2", "--backend", "ray", "--out", str(tmp_path / "ray")])
     assert ray.exit_code == 0, ray.output
-    for optimizer in ("random-ws", "enas"):
+    for optimizer in ("random-ws", "gdas"):
         expected = _records(tmp_path / "alone", optimizer)
         assert len(expected) == 1 and expected[0]["nb101_hash"]
         assert _records(tmp_path / "pool", optimizer) == expected
