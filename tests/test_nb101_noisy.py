@@ -8,9 +8,10 @@ from conftest import SHARED_DATA
 from nasarena.benchmarks import noise_model
 from nasarena.benchmarks.nb101_noisy import NOISE_SEED, build_table, uniforms
 
-#: Tolerances of the agreement with real draws the model was not fitted on.
-HELD_OUT_PAIR_TOLERANCE = 0.15  # per level bin of held-out slice pairs (>= 100 pairs each)
-HELD_OUT_TRIPLE_TOLERANCE = 0.35  # pooled between-trial sd of 26 held-out real triples
+#: Tolerance of the agreement with real draws the model was not fitted on: the robust spread of
+#: (validation - test) of two different runs, per level bin of held-out slice pairs (odd rows,
+#: >= 100 pairs each), within 15 % (the binned spreads themselves move by ~5 % between halves).
+HELD_OUT_PAIR_TOLERANCE = 0.15
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +26,6 @@ def test_noise_model_reproduces_held_out_real_pair_spread():
     scored = agreement.bins[agreement.bins["pairs"] >= noise_model.MIN_PAIRS]
     assert len(scored) >= 6 and scored["pairs"].sum() > 14_000
     assert agreement.worst_bin_error <= HELD_OUT_PAIR_TOLERANCE, agreement.bins
-    assert agreement.worst_triple_error <= HELD_OUT_TRIPLE_TOLERANCE, agreement.triples
     # the spread shrinks with the accuracy level, as the NB101 paper's Fig. 2 (right) shows
     assert scored["spread"].iloc[0] > scored["spread"].iloc[-1]
 
@@ -100,17 +100,27 @@ def _table_agreement(noisy):
 
 def test_the_tables_pairs_against_the_real_pairs_are_measured_and_reported(noisy):
     bins = _table_agreement(noisy).bins
-    assert len(bins) == 8 and (bins["pairs_real"] > 200).all() and bins["pairs_modelled"].sum() > 380_000
+    assert len(bins) == 8 and (bins["pairs_real"] > 100).all() and bins["pairs_modelled"].sum() > 380_000
     assert (bins["real"].diff().iloc[1:] < 0).all() and (bins["modelled"].diff().iloc[1:] < 0).all()
-    assert "times as spread as the real slice pairs" in noisy.describe().modelled
+    assert "times as spread as the held-out real slice pairs" in noisy.describe().modelled
 
 
-@pytest.mark.xfail(strict=True, reason="open: the generated cross-trial pairs are ~2x as spread as the 30,001 real "
-                                       "slice pairs; the between-trial scale follows the 52 real triples, which "
-                                       "disagree with the slice pairs (see noise_model.TableAgreement)")
 def test_the_tables_modelled_pairs_reproduce_the_real_pairs_spread(noisy):
-    scored = _table_agreement(noisy).bins.query("pairs_real >= @noise_model.MIN_PAIRS")
-    assert ((scored["ratio"] - 1).abs() <= HELD_OUT_PAIR_TOLERANCE).all(), scored
+    """The generated cross-trial pairs (cells outside the slice) against the real pairs of the
+    slice cells with odd rows, which the fit never saw: within HELD_OUT_PAIR_TOLERANCE per bin."""
+    table = _table_agreement(noisy)
+    assert len(table.scored) == 8
+    assert table.worst_error <= HELD_OUT_PAIR_TOLERANCE, table.bins
+
+
+def test_the_52_triples_disagreement_is_measured_and_reported(noisy):
+    """The between-trial scale follows the slice pairs; what the 52 real triples would imply
+    instead (a between-trial sd ~2.7x the model's) stays visible in agreement() and describe()."""
+    triples = noise_model.agreement().triples.set_index("quantity")
+    assert triples.loc["between-trial sd", "ratio"] > 2
+    assert triples.loc["cross-trial pair spread", "ratio"] > 1.5
+    assert triples.loc["within-trial offset", "observed"] < triples.loc["within-trial offset", "model"]
+    assert "the 52 real triples disagree with the slice pairs" in noisy.describe().modelled
 
 
 def test_nb101_lite_says_validation_and_test_are_one_draw_in_describe_and_the_listing(lite):
