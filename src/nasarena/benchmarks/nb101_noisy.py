@@ -155,7 +155,7 @@ def load_noisy(seed: int = 0, compatible_random_stream: bool = False) -> NoisyNB
     real_values = int((real & 1).sum() + (real >> 1 & 1).sum())
     description = Description(
         name="nb101-noisy",
-        version="1.0",
+        version="1.1",
         num_architectures=n,
         fidelities=(108,),
         trials=TRIALS,
@@ -175,5 +175,5 @@ def load_noisy(seed: int = 0, compatible_random_stream: bool = False) -> NoisyNB
                   f"the returned trial"),
         provenance=f"{entry[LITE_FILE].provenance}; {entry[TRIPLES_FILE].provenance}",
     )
-    return NoisyNB101Benchmark("nb101-noisy", "1.0", data, description, seed=seed,
+    return NoisyNB101Benchmark("nb101-noisy", "1.1", data, description, seed=seed,
                                compatible_random_stream=compatible_random_stream, modelled_codes=codes)
