@@ -2,7 +2,7 @@
 
 import pytest
 
-from nasarena.errors import UnknownNameError
+from nasarena.errors import InvalidSettingError, UnknownNameError
 from nasarena.runner.presets import PRESETS, preset
 
 
@@ -87,3 +87,29 @@ def test_cli_names_the_presets_when_one_is_unknown(tmp_path):
     result = CliRunner().invoke(app, ["run", "--preset", "anytime-X", "--out", str(tmp_path / "out")])
     assert result.exit_code == 2 and "error:" in result.output and "anytime-CVS" in result.output
     assert "Traceback" not in result.output and not (tmp_path / "out").exists()
+
+
+def test_a_preset_runs_the_chosen_optimizers_and_seeds_and_refuses_the_others():
+    specs = preset("anytime-O").specs(["nb101-lite"], seeds=[3], optimizers=["re", "irace"])
+    assert sorted(s.optimizer for s in specs) == ["irace", "re"] and {s.seed for s in specs} == {3}
+    with pytest.raises(InvalidSettingError, match="runs re, smac; not irace.*variable-size"):
+        preset("anytime-VS").specs(["nb101-lite"], optimizers=["irace"])
+
+
+def test_cli_preset_chooses_optimizers_and_seeds_and_refuses_what_it_fixes(tmp_path):
+    """--optimizers and --seeds used to be ignored silently with --preset (SMAC ran anyway)."""
+    from typer.testing import CliRunner
+
+    from nasarena.cli.main import app
+    from nasarena.runner.experiment import load_results
+
+    out = tmp_path / "out"
+    run = CliRunner().invoke(app, ["run", "--preset", "anytime-O", "--benchmark", "nb101-lite", "--optimizers", "re",
+                                   "--seeds", "0", "--jobs", "1", "--out", str(out)])
+    assert run.exit_code == 0, run.output
+    results = load_results(out)
+    assert set(results["optimizer"]) == {"re"} and set(results["seed"]) == {0} and set(results["setup"]) == {"O"}
+    for extra in (["--caching"], ["--set", "re.population_size=10"], ["--budget", "1e5"], ["--optimizers", "rs"]):
+        refused = CliRunner().invoke(app, ["run", "--preset", "anytime-O", *extra, "--out", str(tmp_path / "no")])
+        assert refused.exit_code == 2 and "error:" in refused.output, (extra, refused.output)
+        assert not (tmp_path / "no").exists()

@@ -11,8 +11,10 @@ from .run_arguments import parse_overrides, parse_seeds  # noqa: F401  (parse_se
 
 def run_command(
     benchmark: str = typer.Option("nb101-lite", help="Benchmark name(s), comma-separated (see `nasarena benchmarks`)."),
-    optimizers: str = typer.Option("rs,re", help="Optimizer names, comma-separated (see `nasarena optimizers`)."),
-    seeds: str = typer.Option("0-9", help="Seeds, e.g. 0-99 or 0,5,7-9 (each once, 0 to 2^63-1)."),
+    optimizers: str = typer.Option(None, help="Optimizer names, comma-separated (see `nasarena optimizers`); "
+                                              "default rs,re, with --preset all of the preset's (or some of them)."),
+    seeds: str = typer.Option(None, help="Seeds, e.g. 0-99 or 0,5,7-9 (each once, 0 to 2^63-1); default 0-9, "
+                                         "with --preset its 20 seeds (0-19)."),
     budget: float = typer.Option(1e7, help="Budget in simulated seconds of training (finite, > 0)."),
     max_evaluations: int = typer.Option(None, help="Also stop after this many evaluations (>= 1)."),
     out: Path = typer.Option(Path("results"), help="Results directory (resumes what is there)."),
@@ -30,9 +32,10 @@ def run_command(
                                                "(repeatable), e.g. for live: protocol=quick, image_size=16, subset=100, "
                                                "channels=8, data=DIR, store=DIR. Not part of run file names: use one "
                                                "--out per setting."),
-    preset: str = typer.Option(None, help="A named experiment (anytime-O, anytime-VS, anytime-C, anytime-CVS): its "
-                                          "optimizers, settings, caching, 20 seeds and 1e7 s replace --optimizers, "
-                                          "--seeds, --budget, --caching and --set."),
+    preset: str = typer.Option(None, help="A named experiment (anytime-O, anytime-VS, anytime-C, anytime-CVS) with "
+                                          "its optimizers, settings, caching, 20 seeds and 1e7 s; --optimizers and "
+                                          "--seeds may choose among them, --budget, --max-evaluations, --caching and "
+                                          "--set are refused."),
 ) -> None:
     """Compare NAS optimizers on benchmarks under one protocol; results go to OUT/runs/*.parquet.
 
@@ -47,17 +50,19 @@ def run_command(
     check.check_numbers(budget, max_evaluations, workers, jobs)
     check.check_backend(backend)
     benchmarks = [b.strip() for b in benchmark.split(",") if b.strip()]
-    names = [o.strip() for o in optimizers.split(",") if o.strip()]
+    names = [o.strip() for o in (optimizers or "rs,re").split(",") if o.strip()]
     options = {**check.check_benchmarks(benchmarks, path), **_loader_options(space, benchmark_option)}
     check.check_optimizers(names)
     overrides = parse_overrides(setting)
     check.check_overrides(overrides, names)
-    seed_list = parse_seeds(seeds)
+    seed_list = parse_seeds(seeds or "0-9")
     check.check_run_count(len(benchmarks), len(names), len(seed_list))
     specs = grid(benchmarks, names, seed_list, Budget(seconds=budget, evaluations=max_evaluations), overrides,
                  RunSettings(n_workers=workers, caching=caching, count_optimizer_time=count_optimizer_time), options)
     if preset is not None:  # a named experiment replaces the grid (see runner.presets)
-        specs = _preset_specs(preset, benchmarks, options)
+        check.check_preset_fixes(preset, budget, max_evaluations, caching, setting)
+        specs = _preset_specs(preset, benchmarks, options, names if optimizers else None,
+                              seed_list if seeds else None)
     if overrides:
         check.check_optimizer_construction(specs)
     todo = pending(specs, out)
@@ -69,12 +74,16 @@ def run_command(
     typer.echo(f"figures and statistical tests: nasarena report {out} --out {out}-report")
 
 
-def _preset_specs(name: str, benchmarks: list[str], options: dict):
+def _preset_specs(name: str, benchmarks: list[str], options: dict, optimizers: list[str] | None,
+                  seeds: list[int] | None):
     from ..runner.presets import preset
 
     chosen = preset(name)
+    specs = chosen.specs(benchmarks, seeds, options, optimizers)
     typer.echo(f"{chosen.name}: {chosen.summary}" + (f" ({chosen.missing})" if chosen.missing else ""))
-    return chosen.specs(benchmarks, benchmark_options=options)
+    if optimizers or seeds:
+        typer.echo(f"  chosen: {', '.join(sorted({s.optimizer for s in specs}))}; {len({s.seed for s in specs})} seeds")
+    return specs
 
 
 def _loader_options(space: str | None, items: list[str]) -> dict[str, str]:

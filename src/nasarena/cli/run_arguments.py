@@ -135,6 +135,20 @@ def _takes_path(loader) -> bool:
     return "path" in inspect.signature(loader).parameters
 
 
+def check_preset_fixes(preset: str, budget: float, max_evaluations: int | None, caching: bool,
+                       settings: list[str]) -> None:
+    """A preset fixes the budget, caching and settings (they define its setup); an option that
+    would change them is refused rather than silently replaced."""
+    from ..runner.presets import BUDGET
+
+    given = [name for name, value in (("--budget", budget != BUDGET.seconds), ("--max-evaluations", max_evaluations),
+                                      ("--caching", caching), ("--set", settings)) if value]
+    if given:
+        raise InvalidSettingError(f"--preset {preset} fixes the budget ({BUDGET.seconds:.0e} s, at most "
+                                  f"{BUDGET.evaluations:,} queries), caching and the optimizers' settings; leave out "
+                                  f"{', '.join(given)} or run without --preset")
+
+
 def check_optimizers(names: list[str]) -> None:
     from ..optimizers.base import REGISTRY
     if not names:

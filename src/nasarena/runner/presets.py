@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import unknown_name
+from ..errors import InvalidSettingError, unknown_name
 from .experiment import RunSpec, grid
 from .protocol import Budget, RunSettings
 
@@ -48,13 +48,26 @@ class Preset:
     seeds: range = SEEDS
     budget: Budget = BUDGET
 
-    def specs(self, benchmarks, seeds=None, benchmark_options: dict | None = None) -> list[RunSpec]:
-        """The runs of this preset on ``benchmarks`` (its seeds unless ``seeds`` is given)."""
+    @property
+    def optimizers(self) -> tuple[str, ...]:
+        return tuple(run.optimizer for run in self.runs)
+
+    def specs(self, benchmarks, seeds=None, benchmark_options: dict | None = None,
+              optimizers=None) -> list[RunSpec]:
+        """The runs of this preset on ``benchmarks`` (its seeds unless ``seeds`` is given; all its
+        optimizers unless ``optimizers`` names some of them, e.g. to leave out a slow SMAC)."""
         chosen = list(self.seeds if seeds is None else seeds)
+        wanted = self.optimizers if optimizers is None else tuple(optimizers)
+        outside = [name for name in wanted if name not in self.optimizers]
+        if outside:
+            raise InvalidSettingError(
+                f"preset {self.name} runs {', '.join(self.optimizers)}; not {', '.join(outside)}"
+                + (f" ({self.missing})" if self.missing else ""))
         specs = []
         for run in self.runs:
-            specs += grid(benchmarks, [run.optimizer], chosen, self.budget, {run.optimizer: run.settings},
-                          RunSettings(caching=run.caching), benchmark_options)
+            if run.optimizer in wanted:
+                specs += grid(benchmarks, [run.optimizer], chosen, self.budget, {run.optimizer: run.settings},
+                              RunSettings(caching=run.caching), benchmark_options)
         return specs
 
 
