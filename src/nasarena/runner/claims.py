@@ -1,10 +1,12 @@
 """Per-run claims, so that several experiments writing into one folder never fight over a run.
 
-Before a process computes a run it creates ``runs/.claim-<run file name>.lock`` exclusively
-(``O_CREAT | O_EXCL``), holding its host and process id. Another process that finds the claim
-leaves the run alone while its owner is alive, and takes it over once the owner is gone (a
-``kill -9`` leaves a claim behind; it is stale, not binding). Temporary files carry their
-writer's pid too, so start-up clean-up deletes only the partial files of dead writers.
+Before a process computes a run it creates ``runs/.claim-<run file name>.lock`` holding its host
+and process id. The claim appears with its content in one step (written to a private file first,
+then hard-linked to the claim's name, which fails if the name exists), so a claim is never seen
+empty: an empty claim read as "writer died" let two processes hold one claim. Another process
+that finds the claim leaves the run alone while its owner is alive, and takes it over once the
+owner is gone (a ``kill -9`` leaves a claim behind; it is stale, not binding). Temporary files
+carry their writer's pid too, so start-up clean-up deletes only the partial files of dead writers.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ def _alive(text: str) -> bool:
         host, pid = text.split()
         pid = int(pid)
     except ValueError:
-        return False  # a claim cut short by a crash: its writer died while creating it
+        return False  # not a claim nasarena wrote: nobody holds it
     if host != socket.gethostname():
         return True  # another machine's process: cannot be checked, so respected
     try:
@@ -48,11 +50,17 @@ def _claim_path(directory: Path, name: str) -> Path:
 def claim(directory: Path, name: str) -> bool:
     """Take run ``name`` for this process; False while another live process holds it."""
     path = _claim_path(directory, name)
-    for _ in range(2):
-        try:
-            handle = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-        except FileExistsError:
+    mine = path.with_name(f"{PARTIAL_PREFIX}{socket.gethostname()}-{os.getpid()}-{path.name}")
+    try:
+        mine.write_text(_owner_text())
+        for _ in range(2):
             try:
+                os.link(mine, path)  # atomic: the claim exists only with its owner written in it
+                return True
+            except FileExistsError:
+                pass
+            try:
+                stale = os.stat(path)
                 owner = path.read_text()
             except FileNotFoundError:
                 continue  # released meanwhile: try again
@@ -60,14 +68,22 @@ def claim(directory: Path, name: str) -> bool:
                 return True
             if _alive(owner):
                 return False
-            path.unlink(missing_ok=True)  # stale: its writer is gone
-            continue
-        except OSError as error:
-            raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
-        with os.fdopen(handle, "w") as stream:
-            stream.write(_owner_text())
-        return True
-    return False
+            _remove_if_unchanged(path, stale)  # its writer is gone
+        return False
+    except OSError as error:
+        raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
+    finally:
+        mine.unlink(missing_ok=True)
+
+
+def _remove_if_unchanged(path: Path, stale: os.stat_result) -> None:
+    """Delete a stale claim unless another process has replaced it since it was read (each
+    claim is a new file, so its inode tells)."""
+    try:
+        if os.stat(path).st_ino == stale.st_ino:
+            path.unlink()
+    except FileNotFoundError:
+        pass
 
 
 def release(directory: Path, name: str) -> None:
