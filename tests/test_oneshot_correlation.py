@@ -117,6 +117,29 @@ def test_run_scores_are_read_back_by_supernet_evaluate(runs, tmp_path):
     assert (scored["darts"] == 40).all() and (scored["enas"] <= quick_settings("enas", SPACE).samples).all()
 
 
+def test_supernet_evaluate_of_a_sample_judges_it_among_what_was_scored(runs, tmp_path):
+    """Regression: with 40 of 2,487 architectures scored, the report's and the printed random a1
+    baseline was k/2,487 (so a1 looked far above random), k above 40 showed as NaN, and the
+    clusters were of a random subset of the whole set, most without a supernet score."""
+    _, (darts, _) = runs
+    result = CliRunner().invoke(app, ["supernet", "evaluate", "--benchmark", SPACE, "--scores",
+                                      str(darts / SCORES_FILE), "--weights", str(darts / "weights"), "--ks",
+                                      "5,10,50", "--out", str(tmp_path / "report")])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "40 of 2,487 architectures scored, a1 among them" in lines[0]
+    assert lines[1].split() == ["k", "a1(k)", "random", "a1", "a2(k)", "random", "a2", "(k/N)"]
+    assert lines[2].split()[0] == "5" and lines[2].split()[2] == "0.12500"  # 5 of the 40 scored
+    assert lines[2].split()[4] == f"{5 / 2487:.5f}"  # a2 is over the whole set
+    assert lines[4].split()[:3] == ["50", "-", "k"]
+    assert any(line.startswith("Kendall per checkpoint") for line in lines)
+    clusters = pd.read_csv(tmp_path / "report" / "clusters.csv")
+    assert clusters["size"].sum() == 40 and clusters["mean_supernet"].notna().all()
+    assert "clusters: " in result.output and "40 architectures" in result.output
+    page = (tmp_path / "report" / "report.html").read_text()
+    assert "0.12500" in page and ">nan<" not in page and "40 of the 2,487 architectures scored" in page
+
+
 def test_enas_scores_its_controller_samples(runs):
     _, (_, enas) = runs
     scoring = Scoring(batches=1, architectures=40)

@@ -32,10 +32,11 @@ def evaluate(
 ) -> None:
     """ID rate a1(k) per checkpoint vs the random baseline, correlations, sampling mass, clusters."""
     import numpy as np
+    import pandas as pd
 
     from ..analysis.supernet import evaluate_checkpoints, read_scores
     from ..benchmarks import benchmark as load_benchmark
-    from ..plots.supernet_report import embedded_gdas_scores, write_supernet_report
+    from ..plots.supernet_report import embedded_gdas_scores, last_checkpoint_table, write_supernet_report
     from .progress import spinner
 
     thresholds = _thresholds(ks)
@@ -85,14 +86,22 @@ def evaluate(
     last = supernet.checkpoints[-1]
     final = metrics[metrics["checkpoint"] == last]
     scored = int(final[final.metric == "scored"]["value"].iloc[0])
-    typer.echo(f"checkpoint {last} ({scored:,} of {len(true):,} architectures scored):  k   a1(k)    random k/n")
-    for k in thresholds:
-        a1 = final[(final.metric == "a1") & (final.parameter == k)]["value"]
-        typer.echo(f"{k:>18d}   {a1.iloc[0]:.4f}   {k / scored:.5f}" if len(a1) else
-                   f"{k:>18d}   (k above the architectures scored)")
-    spearman = metrics[(metrics.metric == "spearman") & (metrics.parameter == "all")]
-    typer.echo("Spearman per checkpoint: " + ", ".join(f"{c}: {v:+.3f}" for c, v in zip(spearman.checkpoint,
-                                                                                      spearman.value)))
+    among = ", a1 among them" if scored < len(true) else ""
+    typer.echo(f"checkpoint {last} ({scored:,} of {len(true):,} architectures scored{among}):")
+    header, rows = last_checkpoint_table(final, thresholds, len(true))
+    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows)]
+    for line in [header, *rows]:
+        typer.echo("  " + "  ".join(f"{str(cell):>{w}}" for cell, w in zip(line, widths)).rstrip())
+    for metric in ("spearman", "kendall"):
+        values = metrics[(metrics.metric == metric) & (metrics.parameter == "all")]
+        typer.echo(f"{metric.capitalize()} per checkpoint: " + ", ".join(
+            f"{c}: {v:+.3f}" for c, v in zip(values.checkpoint, values.value)))
+    groups = pd.read_csv(Path(out) / "clusters.csv")
+    judged = groups.dropna(subset=["mean_supernet"])
+    typer.echo(f"clusters: {len(groups):,} of {int(groups['size'].sum()):,} architectures (cut at "
+               f"{cluster_threshold:g} differing choices), {len(judged):,} with supernet scores"
+               + (f"; Spearman of the cluster means {judged['mean_true'].corr(judged['mean_supernet'], 'spearman'):+.3f}"
+                  if len(judged) >= 2 else "") + f" ({Path(out) / 'clusters.csv'})")
     typer.echo(f"report: {report}")
 
 

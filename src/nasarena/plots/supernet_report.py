@@ -58,10 +58,13 @@ def _write(true_scores, supernet: SupernetScores, metrics: pd.DataFrame, bench, 
             parts.append(pd.DataFrame({"checkpoint": c, "k": grid,
                                        "a1": id_rate(true_scores[scored], supernet.scores[i][scored], grid)}))
     curves = pd.concat(parts)
-    grid = np.unique(np.geomspace(1, n, 60).astype(int))
+    last_scored = ~np.isnan(supernet.scores[-1])
+    m = int(last_scored.sum())  # a sample is judged against random selection among what it scored
+    grid = np.unique(np.geomspace(1, m, 60).astype(int))
+    among = f" among the {m:,} scored" if m < n else ""
     figures = {
-        "id_rate": (id_rate_curves(curves, pd.DataFrame({"k": grid, "a1": random_baseline(grid, n)})),
-                    "Top-architecture ID rate a1(k) per checkpoint against random selection (dashed)."),
+        "id_rate": (id_rate_curves(curves, pd.DataFrame({"k": grid, "a1": random_baseline(grid, m)})),
+                    f"Top-architecture ID rate a1(k) per checkpoint against random selection{among} (dashed)."),
     }
     a1 = metrics[metrics.metric == "a1"]
     every = [k for k in ks if (a1.parameter == k).sum() == len(supernet.checkpoints)]  # k <= what each one scored
@@ -69,12 +72,8 @@ def _write(true_scores, supernet: SupernetScores, metrics: pd.DataFrame, bench, 
         figures["correlation_vs_id_rate"] = (
             correlation_vs_id_rate(metrics, every[:7]),
             "Rank correlation over the whole space (left) against a1(k) (right) over training.")
-    subsample = CLUSTER_LIMIT if len(encodings) > CLUSTER_LIMIT else None
-    rows, labels = cluster_architectures(encodings, cluster_threshold, subsample=subsample,
-                                         rng=np.random.default_rng(0))
-    summary = cluster_summary(rows, labels, true_scores, supernet.scores[-1])
+    summary, sampled = clusters(encodings, true_scores, supernet.scores[-1], cluster_threshold)
     summary.to_csv(out / "clusters.csv", index=False)
-    sampled = f" of a seeded random {subsample:,} of the {n:,} architectures" if subsample else ""
     figures["clusters"] = (cluster_plot(summary, supernet.checkpoints[-1]),
                            f"Structural clusters{sampled} (average linkage, cut at {cluster_threshold:g} "
                            "differing choices).")
@@ -90,9 +89,10 @@ def _write(true_scores, supernet: SupernetScores, metrics: pd.DataFrame, bench, 
     if GDAS_FILE in read_manifest() and supernet.checkpoints == embedded_gdas_scores().checkpoints:
         body.append(html.paragraph(f"Supernet scores: {read_manifest()[GDAS_FILE].provenance}", "muted"))
     final = metrics[metrics["checkpoint"] == supernet.checkpoints[-1]]
-    rows_html = [(k, f"{_value(final, 'a1', k):.4f}", f"{k / n:.5f}") for k in ks]
-    body += [html.heading(f"Last checkpoint ({supernet.checkpoints[-1]})"),
-             html.table(["k", "a1(k)", "random k/N"], rows_html)]
+    header, rows_html = last_checkpoint_table(final, ks, n)
+    scope = f": {m:,} of the {n:,} architectures scored, a1(k) among them" if m < n else ""
+    body += [html.heading(f"Last checkpoint ({supernet.checkpoints[-1]}){scope}"),
+             html.table(header, rows_html)]
     spearman = metrics[(metrics.metric == "spearman") & (metrics.parameter == "all")]
     kendall = metrics[(metrics.metric == "kendall") & (metrics.parameter == "all")]
     body += [html.heading("Correlations per checkpoint"),
@@ -104,6 +104,43 @@ def _write(true_scores, supernet: SupernetScores, metrics: pd.DataFrame, bench, 
         saved = save_figure(figure, out / "figures" / stem)
         body.append(html.image(saved.png, caption))
     (out / "report.html").write_text(html.page("Supernet evaluation", body), encoding="utf-8")
+
+
+def clusters(encodings, true_scores, last_scores, threshold: float) -> tuple[pd.DataFrame, str]:
+    """Structural clusters of the architectures the last checkpoint scored (all of them, or a sample
+    such as a subset or ENAS's draws; a seeded random ``CLUSTER_LIMIT`` of them above that) and
+    the caption's words for what was clustered."""
+    n = len(encodings)
+    scored = np.flatnonzero(~np.isnan(np.asarray(last_scores, dtype=float)))
+    subsample = CLUSTER_LIMIT if len(scored) > CLUSTER_LIMIT else None
+    picked, labels = cluster_architectures(np.asarray(encodings)[scored], threshold, subsample=subsample,
+                                           rng=np.random.default_rng(0))
+    rows = scored[picked]
+    summary = cluster_summary(rows, labels, true_scores, last_scores)
+    if subsample:
+        what = f" of a seeded random {subsample:,} of the {len(scored):,} scored architectures"
+    elif len(scored) < n:
+        what = f" of the {len(scored):,} scored architectures (of {n:,})"
+    else:
+        what = ""
+    return summary, what
+
+
+def last_checkpoint_table(final: pd.DataFrame, ks, n: int) -> tuple[list[str], list[tuple]]:
+    """Header and rows of a1(k) against its random baseline (k over the architectures scored) and,
+    where the checkpoint has architecture weights, a2(k) against its own (k/N); a1 at k above what a
+    sample scored is marked "k > scored", not shown as NaN."""
+    with_a2 = bool((final.metric == "a2").any())
+    header = ["k", "a1(k)", "random a1"] + (["a2(k)", "random a2 (k/N)"] if with_a2 else [])
+    rows = []
+    for k in ks:
+        a1 = _value(final, "a1", k)
+        row = [k, f"{a1:.4f}", f"{_value(final, 'a1_baseline', k):.5f}"] if not np.isnan(a1) else \
+            [k, "-", "k > scored"]
+        if with_a2:
+            row += [f"{_value(final, 'a2', k):.5f}", f"{_value(final, 'a2_baseline', k):.5f}"]
+        rows.append(tuple(row))
+    return header, rows
 
 
 def missing_checkpoints(checkpoints) -> list[str]:
