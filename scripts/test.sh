@@ -5,6 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
+# torch first, at the CPU build this machine has: a bare range would let pip pick a newer torch
+# with several GB of CUDA packages; the extras below then find it satisfied.
+.venv/bin/python -m pip install --quiet "torch==2.13.0"
 .venv/bin/python -m pip install --quiet -e ".[test,plots,distributed,surrogates,optimizers,torch]"
 .venv/bin/ruff check --quiet src tests bench scripts examples
 # The written contracts: spaces, optimizers, benchmarks, results, registries, errors, conformance checks.
