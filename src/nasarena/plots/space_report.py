@@ -71,10 +71,23 @@ def _clean(value):
     return value
 
 
-def write_json(analysis: SpaceAnalysis, path: Path) -> Path:
+def write_json(analysis, path: Path) -> Path:
+    """Any of the analyses (their ``to_dict``) as strict JSON."""
     text = json.dumps(_clean(analysis.to_dict()), indent=1, default=_json_default)
     atomic_write_bytes(path, text.encode("utf-8"))
     return path
+
+
+def _finish(analysis, body: list[str], out_dir: Path, title: str, started: float | None) -> Path:
+    """The end every report shares: the timing note (total included when ``started`` is given), the
+    JSON beside the page, then the page itself, each written atomically."""
+    if started is not None:
+        analysis.seconds["total_with_report"] = round(time.perf_counter() - started, 1)
+    body.append(_closing_note(analysis.seconds))
+    write_json(analysis, out_dir / JSON_FILE)
+    report = out_dir / REPORT_FILE
+    atomic_write_bytes(report, html.page(title, body).encode("utf-8"))
+    return report
 
 
 def _kind(analysis: SpaceAnalysis) -> str:
@@ -402,13 +415,7 @@ def write_space_report(analysis: SpaceAnalysis, out_dir: Path, extra_sections: l
                 *_operations_section(analysis, figures), *_depth_width_section(analysis, figures),
                 *_locality_section(analysis, figures), *_nb101_clusters_section(analysis),
                 *_oneshot_section(analysis, figures), *extra_sections]
-    if started is not None:
-        analysis.seconds["total_with_report"] = round(time.perf_counter() - started, 1)
-    body.append(_closing_note(analysis.seconds))
-    write_json(analysis, out_dir / JSON_FILE)
-    report = out_dir / REPORT_FILE
-    atomic_write_bytes(report, html.page(f"nasarena space analysis: {analysis.data.name}", body).encode("utf-8"))
-    return report
+    return _finish(analysis, body, out_dir, f"nasarena space analysis: {analysis.data.name}", started)
 
 
 def write_nb201_report(analysis, out_dir: Path, started: float | None = None) -> Path:
@@ -487,14 +494,7 @@ def write_nb201_report(analysis, out_dir: Path, started: float | None = None) ->
                         f"{a.cluster_settings['sample']:,} cells (seed {a.seed}), cut at "
                         f"{a.cluster_settings['threshold']:g} differing edges.", a.metric),
     ]
-    if started is not None:
-        a.seconds["total_with_report"] = round(time.perf_counter() - started, 1)
-    body.append(_closing_note(a.seconds))
-    text = json.dumps(_clean(a.to_dict()), indent=1, default=_json_default)
-    atomic_write_bytes(out_dir / JSON_FILE, text.encode("utf-8"))
-    report = out_dir / REPORT_FILE
-    atomic_write_bytes(report, html.page(f"nasarena space analysis: {a.name}", body).encode("utf-8"))
-    return report
+    return _finish(a, body, out_dir, f"nasarena space analysis: {a.name}", started)
 
 
 def write_sampled_report(analysis, out_dir: Path, started: float | None = None) -> Path:
@@ -528,11 +528,4 @@ def write_sampled_report(analysis, out_dir: Path, started: float | None = None) 
         *[[f"{k[1:]} % quantile", _pct(v)] for k, v in q.items() if k.startswith("q")],
         ["best sampled", f"{_pct(a.predicted.max())}: {a.best_text}"],
     ]))
-    if started is not None:
-        a.seconds["total_with_report"] = round(time.perf_counter() - started, 1)
-    body.append(_closing_note(a.seconds))
-    atomic_write_bytes(out_dir / JSON_FILE, json.dumps(_clean(a.to_dict()), indent=1, default=_json_default)
-                       .encode("utf-8"))
-    report = out_dir / REPORT_FILE
-    atomic_write_bytes(report, html.page(f"nasarena space analysis (sampled): {a.name}", body).encode("utf-8"))
-    return report
+    return _finish(a, body, out_dir, f"nasarena space analysis (sampled): {a.name}", started)

@@ -35,43 +35,49 @@ def _has(bitmasks: np.ndarray, x: int, y: int) -> np.ndarray:
     return ((bitmasks >> edge_bit(x, y)) & 1).astype(bool)
 
 
-def depth(num_vertices, bitmasks) -> np.ndarray:
-    """Longest input -> output path (edges) of each cell given by vertex count and edge bitmask."""
+def _per_vertex_count(num_vertices, bitmasks, measure) -> np.ndarray:
+    """``measure(n, masks)`` over the cells of each vertex count ``n`` at once (the edge-bit layout
+    depends on ``n``), put back in the cells' order."""
     num_vertices = np.asarray(num_vertices, dtype=np.int64)
     bitmasks = np.asarray(bitmasks, dtype=np.int64)
     result = np.zeros(len(bitmasks), dtype=np.int64)
     for n in np.unique(num_vertices):
         group = np.flatnonzero(num_vertices == n)
-        masks = bitmasks[group]
-        longest = [np.zeros(len(group), dtype=np.int64)]  # -1: not reachable from the input
-        for y in range(1, n):
-            best = np.full(len(group), -1, dtype=np.int64)
-            for x in range(y):
-                best = np.where(_has(masks, x, y) & (longest[x] >= 0), np.maximum(best, longest[x] + 1), best)
-            longest.append(best)
-        result[group] = longest[-1]
+        result[group] = measure(int(n), bitmasks[group])
     return result
+
+
+def _depth_of_group(n: int, masks: np.ndarray) -> np.ndarray:
+    longest = [np.zeros(len(masks), dtype=np.int64)]  # -1: not reachable from the input
+    for y in range(1, n):
+        best = np.full(len(masks), -1, dtype=np.int64)
+        for x in range(y):
+            best = np.where(_has(masks, x, y) & (longest[x] >= 0), np.maximum(best, longest[x] + 1), best)
+        longest.append(best)
+    return longest[-1]
+
+
+def _width_of_group(n: int, masks: np.ndarray) -> np.ndarray:
+    best = np.zeros(len(masks), dtype=np.int64)
+    for chosen in itertools.product((False, True), repeat=n - 2):
+        inside = [True, *chosen, False]
+        crossing = entering = 0
+        for y in range(1, n):
+            for x in range(y):
+                if inside[x] and not inside[y]:
+                    crossing |= 1 << edge_bit(x, y)
+                elif inside[y] and not inside[x]:
+                    entering |= 1 << edge_bit(x, y)
+        closed = (masks & entering) == 0
+        best = np.where(closed, np.maximum(best, popcount(masks & crossing)), best)
+    return best
+
+
+def depth(num_vertices, bitmasks) -> np.ndarray:
+    """Longest input -> output path (edges) of each cell given by vertex count and edge bitmask."""
+    return _per_vertex_count(num_vertices, bitmasks, _depth_of_group)
 
 
 def width(num_vertices, bitmasks) -> np.ndarray:
     """Maximum directed cut of each cell (see the module docstring)."""
-    num_vertices = np.asarray(num_vertices, dtype=np.int64)
-    bitmasks = np.asarray(bitmasks, dtype=np.int64)
-    result = np.zeros(len(bitmasks), dtype=np.int64)
-    for n in np.unique(num_vertices):
-        group = np.flatnonzero(num_vertices == n)
-        masks = bitmasks[group]
-        best = np.zeros(len(group), dtype=np.int64)
-        for chosen in itertools.product((False, True), repeat=int(n) - 2):
-            inside = [True, *chosen, False]
-            crossing = entering = 0
-            for y in range(1, n):
-                for x in range(y):
-                    if inside[x] and not inside[y]:
-                        crossing |= 1 << edge_bit(x, y)
-                    elif inside[y] and not inside[x]:
-                        entering |= 1 << edge_bit(x, y)
-            closed = (masks & entering) == 0
-            best = np.where(closed, np.maximum(best, popcount(masks & crossing)), best)
-        result[group] = best
-    return result
+    return _per_vertex_count(num_vertices, bitmasks, _width_of_group)
