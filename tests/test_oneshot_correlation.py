@@ -178,3 +178,26 @@ def test_correlate_cli_refuses_runs_without_supernets(tmp_path, data):
     assert result.exit_code == 2 and "snapshot_every" in result.output
     result = CliRunner().invoke(app, ["oneshot", "correlate", str(tmp_path / "none")])
     assert result.exit_code == 2 and "no one-shot runs" in result.output
+
+
+def test_scoring_on_a_named_device_gives_the_same_scores(runs, tmp_path):
+    """--device is passed to every worker (the supernet and the fixed batches go there; a GPU
+    machine scores on its GPU); on the CPU it reproduces the default scoring, and a device this
+    machine lacks is refused before any work."""
+    import shutil
+
+    _, (darts, _) = runs
+    copy = tmp_path / "darts" / "seed-0"
+    shutil.copytree(darts, copy, ignore=shutil.ignore_patterns("scores", SCORES_FILE, CORRELATION_FILE))
+    count, _ = score_runs([copy], Scoring(batches=1, architectures=40), device="cpu", workers=2)
+    assert count == 80
+    pd.testing.assert_frame_equal(pd.read_csv(copy / SCORES_FILE), pd.read_csv(darts / SCORES_FILE))
+    with pytest.raises(InvalidSettingError, match="unknown device"):
+        score_runs([copy], Scoring(batches=1, architectures=40), device="tpu")
+    if not torch.cuda.is_available():
+        with pytest.raises(InvalidSettingError, match="no CUDA GPU"):
+            score_runs([copy], Scoring(batches=1, architectures=40), device="cuda")
+    result = CliRunner().invoke(app, ["oneshot", "correlate", str(tmp_path), "--workers", "1", "--device", "cpu",
+                                      "--architectures", "40"])
+    assert result.exit_code == 0, result.output
+    assert "darts" in result.output and "Spearman" in result.output

@@ -22,6 +22,8 @@ def correlate(
     data: Path = typer.Option(None, help="CIFAR-10 as for 'oneshot run' (default: $NASARENA_CIFAR10, then the shared "
                                          "tarball)."),
     workers: int = typer.Option(None, help="Processes scoring at once (default: every core)."),
+    device: str = typer.Option("auto", help="Where the supernets score: auto (cuda, then mps, then cpu), cpu, cuda, "
+                                            "cuda:N or mps; every worker process uses it."),
 ) -> None:
     """Correlation of one-shot and NB101 rankings per kept epoch (NAS-Bench-1Shot1 Fig. 3): scores.csv and
     correlation.csv per run; 'nasarena supernet evaluate --benchmark <space> --scores RUN/scores.csv' reads them."""
@@ -44,7 +46,7 @@ def correlate(
                    f"{seconds * 1000:.1f} ms each on one worker")
 
     count, wall = score_runs(run_dirs, scoring, data_path=str(data) if data else None, workers=workers,
-                             progress=progress)
+                             device=device, progress=progress)
     if count:
         typer.echo(f"scored {count:,} architectures in {wall:.1f} s on {workers} worker(s): "
                    f"{count / wall:.1f} architectures/s")

@@ -21,6 +21,8 @@ Files written into the run directory (a checkpoint per epoch, so a killed scorin
 Scoring runs one architecture per forward (a masked forward of many architectures at once does
 every op of every block and was 2.5-5x slower per architecture on the CPU) and spreads chunks of
 architectures over ``workers`` processes (each with one torch thread), so it uses every core.
+Each process puts its supernet and the fixed batches on ``device`` (auto: cuda, then mps, then
+cpu, as ``oneshot run``); the counts of correct predictions stay there until a chunk ends.
 Architectures that differ only in loose ends are one network and one row (see
 :mod:`nasarena.spaces.oneshot.positions`); ENAS samples outside the authors' set are dropped.
 """
@@ -81,6 +83,7 @@ class Task:
     texts: tuple[str, ...]
     batches: int
     data_path: str | None
+    device: str | None = None  # None: auto (cuda, then mps, then cpu), as 'oneshot run'
 
 
 def snapshot_epochs(run_dir: str | Path) -> list[int]:
@@ -148,6 +151,7 @@ def score_task(task: Task) -> tuple[np.ndarray, float]:
     import torch
 
     from ..training.data import batches as make_batches
+    from ..training.device import pick_device
     from .supernet import PathWeights, Supernet
 
     settings, _ = run_settings(task.run_dir)
@@ -155,6 +159,8 @@ def score_task(task: Task) -> tuple[np.ndarray, float]:
     supernet = Supernet(settings.space, settings.channels, settings.stacks, settings.cells_per_stack,
                         partial=partial)
     supernet.load_state_dict(_snapshot(str(task.run_dir), task.epoch)["supernet"])
+    device = pick_device(task.device)
+    supernet.to(device)
     supernet.train()  # batch statistics, as the run's one-shot errors; running ones are left alone
     for module in supernet.modules():
         if isinstance(module, torch.nn.BatchNorm2d):
@@ -165,22 +171,31 @@ def score_task(task: Task) -> tuple[np.ndarray, float]:
                                        mean=data.mean, std=data.std):
         if len(fixed) == task.batches:
             break
-        fixed.append((images, labels))
+        fixed.append((images.to(device), labels.to(device)))
     total = sum(len(labels) for _, labels in fixed)
     start = time.perf_counter()  # scoring only: loading the data and the supernet is once per process
-    scores = []
+    correct = []
     with torch.no_grad():
         for text in task.texts:
-            path = PathWeights.of_architecture(OneShotArch.from_string(text))
-            scores.append(sum(int((supernet(x, path).argmax(1) == y).sum()) for x, y in fixed) / total)
-    return np.array(scores), time.perf_counter() - start
+            path = PathWeights.of_architecture(OneShotArch.from_string(text), device)
+            # counts stay on the device until the chunk ends: no wait for the GPU per architecture
+            correct.append(sum((supernet(x, path).argmax(1) == y).sum() for x, y in fixed))
+        counts = torch.stack(correct).cpu().numpy() if correct else np.zeros(0)
+    return counts / total, time.perf_counter() - start
 
 
 def score_runs(run_dirs: Sequence[Path], scoring: Scoring, *, data_path: str | None = None, workers: int = 1,
+               device: str | None = None,
                progress: Callable[[Path, int, int, float], None] | None = None) -> tuple[int, float]:
     """Score every kept epoch of every run not scored yet; write the files of the module docstring.
+    ``device``: where the supernets run (``None`` or ``"auto"``: cuda, then mps, then cpu, as
+    ``oneshot run``; ``"cpu"``, ``"cuda"``, ``"cuda:N"``, ``"mps"``), checked before any work;
+    each worker process puts its supernet and the fixed batches there.
     ``progress(run_dir, epoch, architectures, seconds_per_architecture)`` after each epoch.
     Returns (architectures scored, wall seconds)."""
+    from ..training.device import pick_device
+
+    device = None if device is None or device == "auto" else str(pick_device(device))  # refuses an absent one
     start = time.perf_counter()
     pending: dict[tuple[Path, int], list[str]] = {}
     for run_dir in run_dirs:
@@ -191,7 +206,7 @@ def score_runs(run_dirs: Sequence[Path], scoring: Scoring, *, data_path: str | N
             if not _epoch_file(run_dir, epoch).exists():
                 pending[(run_dir, epoch)] = [a.to_string() for a in candidates(run_dir, epoch, scoring)]
     chunk = max(1, -(-sum(map(len, pending.values())) // (4 * max(1, workers))))
-    tasks = [Task(run_dir, epoch, tuple(texts[i : i + chunk]), scoring.batches, data_path)
+    tasks = [Task(run_dir, epoch, tuple(texts[i : i + chunk]), scoring.batches, data_path, device)
              for (run_dir, epoch), texts in pending.items() for i in range(0, len(texts), chunk)]
     results: dict[tuple[Path, int], list[tuple[int, np.ndarray, float]]] = {key: [] for key in pending}
     expected = {key: -(-len(texts) // chunk) for key, texts in pending.items()}
