@@ -302,3 +302,35 @@ def test_the_report_says_which_mutation_rule_evolution_used(report):
     html = report.read_text()
     what_was_run = html[html.index("<h2>What was run</h2>"):html.index("<h2>Final quality</h2>")]
     assert "mutation" in what_was_run and "paper" in what_was_run  # re's default rule, recorded though not set
+
+
+def test_runs_stopped_on_the_evaluation_cap_before_the_time_budget_are_said_with_the_time_they_spent(report, tmp_path):
+    """Issue 17 proof runs: cached RE of the anytime presets used up its 100,000-query cap at 41 % of
+    the 1e7 s budget on average (a converged population re-queries cached cells for free), and the
+    report showed only "1e+07 s simulated or 100000 evaluations", as if the runs had spent the budget."""
+    from nasarena.cli.summary import print_final_regret
+
+    out = tmp_path / "capped"
+    run_experiment(grid(["nb101-lite"], ["rs"], range(2), Budget(seconds=3e6, evaluations=30)), out, jobs=1)
+    run_experiment(grid(["nb101-lite"], ["re"], range(2), Budget(seconds=1e5)), out, jobs=1)
+    final = trajectories.final_results(load_results(out))
+    rs_time = final[final["optimizer"] == "rs"]["sim_time"].mean()
+    assert rs_time < 3e6 / 10  # 30 evaluations are far from 3e6 s: the cap stopped them
+    html = write_report(out, tmp_path / "report").read_text()
+    what_was_run = html[html.index("<h2>What was run</h2>"):html.index("<h2>Final quality</h2>")]
+    note = re.search(r"Stopped on the evaluation cap before spending the time budget: ([^<]*)", what_was_run)
+    assert note is not None
+    assert f"nb101-lite rs: 2 of 2 runs (mean time spent {rs_time:.3g} s" in note.group(1)
+    assert "re:" not in note.group(1)  # re spent its budget (no cap)
+    assert "mean time spent (s)" in what_was_run and f">{rs_time:.3g}</td></tr>" in what_was_run
+    assert "Stopped on the evaluation cap" not in report.read_text()  # no cap, no note
+    lines = []
+    import typer
+    original = typer.echo
+    try:
+        typer.echo = lambda text="", **kwargs: lines.append(str(text))
+        print_final_regret(load_results(out))
+    finally:
+        typer.echo = original
+    assert "mean time" in lines[1]
+    assert any(line.split()[1] == "rs" and line.split()[-1] == f"{rs_time:.3g}" for line in lines[2:4])

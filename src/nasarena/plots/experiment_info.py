@@ -38,6 +38,11 @@ class Configuration:
     run_settings: str | None
     budget_seconds: float | None
     budget_evaluations: int | None
+    #: mean simulated time at the runs' last evaluation (seconds)
+    mean_seconds: float = float("nan")
+    #: runs that stopped on the evaluation cap before spending the time budget (with caching a
+    #: repeated query is free, so a converged search can use up the cap while the clock stands still)
+    capped_runs: int = 0
 
 
 @dataclass(frozen=True)
@@ -78,11 +83,16 @@ def describe_experiment(results_dir: Path, results: pd.DataFrame) -> ExperimentD
                                                                   sort=True):
         entry = known.get(settings)
         budget = entry.get("budget", {}) if entry else {}
+        seconds, cap = budget.get("seconds"), budget.get("evaluations")
+        capped = 0
+        if seconds is not None and cap is not None:
+            capped = int(((runs["evaluations"] >= cap) & (runs["sim_time"] < seconds)).sum())
         configurations.append(Configuration(
             benchmark=bench, label=name, optimizer=optimizer, settings_hash=settings, runs=len(runs),
             seeds=tuple(sorted(int(s) for s in runs["seed"])), mean_evaluations=float(runs["evaluations"].mean()),
             optimizer_settings=_json(entry, "optimizer_settings"), run_settings=_json(entry, "run_settings"),
-            budget_seconds=budget.get("seconds"), budget_evaluations=budget.get("evaluations"),
+            budget_seconds=seconds, budget_evaluations=cap, mean_seconds=float(runs["sim_time"].mean()),
+            capped_runs=capped,
         ))
     return ExperimentDescription(Path(results_dir), tuple(sorted(final["benchmark"].unique())), tuple(configurations))
 

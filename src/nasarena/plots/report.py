@@ -197,17 +197,36 @@ def _experiment_section(experiment: ExperimentDescription) -> list[str]:
     if any(c.optimizer_settings is None for c in experiment.configurations):
         parts.append(html.paragraph("Some settings hashes are missing from settings.json: their settings are shown "
                                     "as unknown.", "note"))
+    parts += _capped_note(experiment)
     rows = [(c.benchmark, c.label, c.optimizer, c.settings_hash, _settings_text(c.optimizer_settings, "defaults"),
              *_run_settings_cells(c.run_settings), _budget(c.budget_seconds, c.budget_evaluations), c.runs,
-             seed_ranges(c.seeds), f"{c.mean_evaluations:.1f}") for c in experiment.configurations]
+             seed_ranges(c.seeds), f"{c.mean_evaluations:.1f}", f"{c.mean_seconds:.3g}")
+            for c in experiment.configurations]
     parts.append(html.table(
         ["benchmark", "configuration", "optimizer", "settings hash", "optimizer settings", "workers", "caching",
-         "optimizer time counted", "budget", "runs", "seeds", "mean evaluations"], rows, code_columns=(3,),
+         "optimizer time counted", "budget", "runs", "seeds", "mean evaluations", "mean time spent (s)"], rows,
+        code_columns=(3,),
         caption="Configurations with their exact settings (from settings.json) and finished runs. Workers: "
                 "asynchronous workers per run in simulated time; caching: a repeated query costs nothing; optimizer "
                 "time counted: the optimizer's CPU time is added to the simulated clock. Mean evaluations: "
-                "evaluations per run, averaged over the configuration's runs."))
+                "evaluations per run, averaged over the configuration's runs; mean time spent: simulated time at "
+                "the runs' last evaluation, averaged likewise."))
     return parts
+
+
+def _capped_note(experiment: ExperimentDescription) -> list[str]:
+    """Configurations whose runs stopped on the evaluation cap before spending the time budget: their
+    final regret is at an earlier time than the other configurations' (cached runs of the anytime
+    presets: a converged search re-queries cached cells for free, so the cap binds first)."""
+    capped = [c for c in experiment.configurations if c.capped_runs]
+    if not capped:
+        return []
+    each = "; ".join(f"{c.benchmark} {c.label}: {c.capped_runs} of {c.runs} runs (mean time spent {c.mean_seconds:.3g} "
+                     f"s, {c.mean_seconds / c.budget_seconds:.0%} of {c.budget_seconds:.3g} s)" for c in capped)
+    return [html.paragraph(
+        f"Stopped on the evaluation cap before spending the time budget: {each}. Their final regret is that at the "
+        "time they stopped, not at the time budget; with caching a repeated query costs nothing, so a search that "
+        "keeps re-querying cached architectures uses up the cap while the clock stands still.", "note")]
 
 
 def _settings_text(settings: str | None, empty: str) -> str:
