@@ -70,6 +70,9 @@ def test_rank_table_and_boxplots_by_setup_on_a_small_preset_experiment(tmp_path)
     assert len(table_text(by_optimizer)) == 1 and "(" in table_text(by_optimizer)[0]
     by_setup = setup_rank_table(final, by="setup")
     assert set(by_setup["setup"]) == {"O", "C", "VS", "CVS"} and by_setup["p_value"].isna().all()
+    # rows in the paper's order (issue 17 proof runs: they came out alphabetically, C, CVS, O, VS)
+    assert list(by_setup["setup"].unique()) == ["O", "VS", "C", "CVS"]
+    assert [line.split()[0] for line in table_text(by_setup)] == ["O", "VS", "C", "CVS"]
 
     from nasarena.plots.setups import setup_boxplots
 

@@ -216,6 +216,11 @@ def test_rank_tables_by_setup_and_by_optimizer(tmp_path):
     area = final[(final["optimizer"] == "re") & (final["setup"] == "C")]["incumbent_test_regret"].mean() * 1e4
     assert re.search(rf"<td>re</td><td>[^<]*C\*? \({area:.0f}\)", html)
     assert (page.parent / "figures" / "hypervolume_gap_by_setup_nb101-lite.png").exists()
+    # setups in the paper's order, O before C, in Table I and Table II (they were alphabetical)
+    for caption in ("final quality (Table I) grouped by setup", "anytime performance grouped by setup"):
+        at = html.index(caption)
+        table = html[html.rindex("<table", 0, at):html.index("</table>", at)]
+        assert table.index("<td>O</td>") < table.index("<td>C</td>")
     assert "anytime paper, Fig. 3" in html
 
 

@@ -24,6 +24,13 @@ PAPER_TABLE_I = {
 }
 CONFIDENCE = 0.98
 SCALE = 1e4
+#: The paper's order of the setups (its Table I and Fig. 3); other setup codes follow alphabetically.
+SETUP_ORDER = ("O", "VS", "C", "CVS")
+
+
+def setup_key(setup: str) -> tuple[int, str]:
+    """Sort key putting setups in the paper's order (O, VS, C, CVS), any others after them."""
+    return (SETUP_ORDER.index(setup) if setup in SETUP_ORDER else len(SETUP_ORDER), setup)
 
 
 def setup_rank_table(final: pd.DataFrame, by: str = "setup", confidence: float = CONFIDENCE) -> pd.DataFrame:
@@ -40,8 +47,10 @@ def setup_rank_table(final: pd.DataFrame, by: str = "setup", confidence: float =
         raise ValueError("one benchmark at a time: Table I compares runs on the same benchmark")
     member = "optimizer" if by == "setup" else "setup"
     rows = []
-    for group, runs in final.groupby(by, sort=True):
-        areas = runs.groupby(member)["incumbent_test_regret"].apply(ecdf_area).sort_values()
+    groups = sorted(final.groupby(by, sort=True), key=lambda item: setup_key(item[0]) if by == "setup" else (0, item[0]))
+    for group, runs in groups:
+        areas = runs.groupby(member)["incumbent_test_regret"].apply(ecdf_area)
+        areas = areas.iloc[sorted(range(len(areas)), key=lambda i: (areas.iloc[i], _key(member, areas.index[i])))]
         counts = runs.groupby(member).size()
         best, p_value = set(areas.index), float("nan")
         scores = runs.pivot_table(index="seed", columns=member, values="incumbent_test_regret")
@@ -53,6 +62,11 @@ def setup_rank_table(final: pd.DataFrame, by: str = "setup", confidence: float =
             rows.append((group, position, name, area * SCALE, int(counts[name]), name in best and p_value < 1 - confidence,
                          p_value))
     return pd.DataFrame(rows, columns=[by, "position", member, "area", "runs", "best", "p_value"])
+
+
+def _key(member: str, name: str) -> tuple:
+    """Ties in ECDF area keep the paper's setup order (or alphabetical optimizer names)."""
+    return setup_key(name) if member == "setup" else (0, name)
 
 
 def table_text(table: pd.DataFrame) -> list[str]:

@@ -428,7 +428,7 @@ def _setup_tables(figures: _Figures, final: pd.DataFrame, volumes: pd.DataFrame)
     Fig. 3 (hypervolume-gap boxplots by setup) is drawn when the experiment has several setups.
     A paragraph explains the setup codes."""
     from ..analysis.setups import CONFIDENCE as TABLE_I_CONFIDENCE
-    from ..analysis.setups import setup_rank_table
+    from ..analysis.setups import setup_key, setup_rank_table
     from ..analysis.statistics import rank_sum_table
     from .setups import setup_boxplots
 
@@ -451,7 +451,8 @@ def _setup_tables(figures: _Figures, final: pd.DataFrame, volumes: pd.DataFrame)
         gaps = volumes.merge(runs[[*RUN_KEYS, "setup"]], on=RUN_KEYS)
         for group, treatment in (("setup", "optimizer"), ("optimizer", "setup")):
             rows, strong = [], []
-            for name, frame in gaps.groupby(group, sort=True):
+            for name, frame in sorted(gaps.groupby(group, sort=True),
+                                      key=lambda item: setup_key(item[0]) if group == "setup" else (0, item[0])):
                 if frame[treatment].nunique() < 2 or frame["seed"].nunique() < 2:
                     continue
                 table = rank_sum_table(frame, group, treatment, "seed", "hypervolume_gap", CONFIDENCE)
