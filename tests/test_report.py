@@ -325,7 +325,7 @@ def test_runs_stopped_on_the_evaluation_cap_before_the_time_budget_are_said_with
     what_was_run = html[html.index("<h2>What was run</h2>"):html.index("<h2>Final quality</h2>")]
     note = re.search(r"Stopped on the evaluation cap before spending the time budget: ([^<]*)", what_was_run)
     assert note is not None
-    assert f"nb101-lite rs: 2 of 2 runs (mean time spent {rs_time:.3g} s" in note.group(1)
+    assert f"nb101-lite rs: 2 of 2 runs (their mean time spent {rs_time:.3g} s" in note.group(1)
     assert "re:" not in note.group(1)  # re spent its budget (no cap)
     assert "mean time spent (s)" in what_was_run and f">{rs_time:.3g}</td></tr>" in what_was_run
     assert "Stopped on the evaluation cap" not in report.read_text()  # no cap, no note
@@ -339,3 +339,11 @@ def test_runs_stopped_on_the_evaluation_cap_before_the_time_budget_are_said_with
         typer.echo = original
     assert "mean time" in lines[1]
     assert any(line.split()[1] == "rs" and line.split()[-1] == f"{rs_time:.3g}" for line in lines[2:4])
+    # one run of two at the cap: the capped time is that run's, not the mean of both
+    from nasarena.plots.experiment_info import describe_experiment
+
+    results = load_results(out)
+    results = results[~((results["optimizer"] == "rs") & (results["seed"] == 1) & (results["evaluation"] >= 10))]
+    (rs,) = [c for c in describe_experiment(out, results).configurations if c.optimizer == "rs"]
+    seed0 = final[(final["optimizer"] == "rs") & (final["seed"] == 0)]["sim_time"].item()
+    assert rs.capped_runs == 1 and rs.capped_seconds == pytest.approx(seed0) and rs.mean_seconds < seed0

@@ -43,6 +43,8 @@ class Configuration:
     #: runs that stopped on the evaluation cap before spending the time budget (with caching a
     #: repeated query is free, so a converged search can use up the cap while the clock stands still)
     capped_runs: int = 0
+    #: mean simulated time at the last evaluation of those runs (NaN when none)
+    capped_seconds: float = float("nan")
 
 
 @dataclass(frozen=True)
@@ -84,15 +86,16 @@ def describe_experiment(results_dir: Path, results: pd.DataFrame) -> ExperimentD
         entry = known.get(settings)
         budget = entry.get("budget", {}) if entry else {}
         seconds, cap = budget.get("seconds"), budget.get("evaluations")
-        capped = 0
+        capped = pd.Series(False, index=runs.index)
         if seconds is not None and cap is not None:
-            capped = int(((runs["evaluations"] >= cap) & (runs["sim_time"] < seconds)).sum())
+            capped = (runs["evaluations"] >= cap) & (runs["sim_time"] < seconds)
         configurations.append(Configuration(
             benchmark=bench, label=name, optimizer=optimizer, settings_hash=settings, runs=len(runs),
             seeds=tuple(sorted(int(s) for s in runs["seed"])), mean_evaluations=float(runs["evaluations"].mean()),
             optimizer_settings=_json(entry, "optimizer_settings"), run_settings=_json(entry, "run_settings"),
             budget_seconds=seconds, budget_evaluations=cap, mean_seconds=float(runs["sim_time"].mean()),
-            capped_runs=capped,
+            capped_runs=int(capped.sum()), capped_seconds=float(runs.loc[capped, "sim_time"].mean()) if capped.any()
+            else float("nan"),
         ))
     return ExperimentDescription(Path(results_dir), tuple(sorted(final["benchmark"].unique())), tuple(configurations))
 

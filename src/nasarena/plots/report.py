@@ -221,8 +221,9 @@ def _capped_note(experiment: ExperimentDescription) -> list[str]:
     capped = [c for c in experiment.configurations if c.capped_runs]
     if not capped:
         return []
-    each = "; ".join(f"{c.benchmark} {c.label}: {c.capped_runs} of {c.runs} runs (mean time spent {c.mean_seconds:.3g} "
-                     f"s, {c.mean_seconds / c.budget_seconds:.0%} of {c.budget_seconds:.3g} s)" for c in capped)
+    each = "; ".join(f"{c.benchmark} {c.label}: {c.capped_runs} of {c.runs} runs (their mean time spent "
+                     f"{c.capped_seconds:.3g} s, {c.capped_seconds / c.budget_seconds:.0%} of {c.budget_seconds:.3g} s)"
+                     for c in capped)
     return [html.paragraph(
         f"Stopped on the evaluation cap before spending the time budget: {each}. Their final regret is that at the "
         "time they stopped, not at the time budget; with caching a repeated query costs nothing, so a search that "
