@@ -339,6 +339,14 @@ def test_runs_stopped_on_the_evaluation_cap_before_the_time_budget_are_said_with
         typer.echo = original
     assert "mean time" in lines[1]
     assert any(line.split()[1] == "rs" and line.split()[-1] == f"{rs_time:.3g}" for line in lines[2:4])
+    # columns stay aligned when a label carries a settings hash (re[...] is 14 characters, irace[...] 17)
+    lines.clear()
+    try:
+        typer.echo = lambda text="", **kwargs: lines.append(str(text))
+        print_final_regret(load_results(out).assign(optimizer="irace[8eaea6228a]"))
+    finally:
+        typer.echo = original
+    assert len({len(line) for line in lines[1:-1]}) == 1, lines
     # one run of two at the cap: the capped time is that run's, not the mean of both
     from nasarena.plots.experiment_info import describe_experiment
 

@@ -28,11 +28,12 @@ def print_final_regret(results: pd.DataFrame) -> None:
     typer.echo(f"final regret of each run's incumbent ({UNITS}); mean evals: evaluations per run, averaged over runs; "
                "mean time: simulated seconds at the last evaluation, averaged likewise (below the budget where an "
                "evaluation cap stopped the runs first)")
-    typer.echo(f"{'benchmark':22s} {'configuration':16s} {'runs':>5s} {'mean regret':>12s} {'median regret':>14s} "
+    width = max(16, *(len(name) for name in table["label"]))  # labels with a settings hash are 17+ characters
+    typer.echo(f"{'benchmark':22s} {'configuration':{width}s} {'runs':>5s} {'mean regret':>12s} {'median regret':>14s} "
                f"{'mean evals':>10s} {'mean time':>10s}")
     for row in table.itertuples():
         key = (row.benchmark, row.label)
-        typer.echo(f"{row.benchmark:22s} {row.label:16s} {row.runs:5d} {row.mean:12.5f} {row.median:14.5f} "
+        typer.echo(f"{row.benchmark:22s} {row.label:{width}s} {row.runs:5d} {row.mean:12.5f} {row.median:14.5f} "
                    f"{evaluations[key]:10.1f} {seconds[key]:10.3g}")
     for bench in sorted(table["benchmark"].unique()):
         typer.echo(f"{bench}: regret on {regret_basis(bench)}")
