@@ -14,7 +14,8 @@ from ..errors import InvalidSettingError
 def correlate(
     results: Path = typer.Argument(..., help="Directory written by 'nasarena oneshot run' with --set snapshot_every=N."),
     batches: int = typer.Option(1, help="Validation batches (of the run's batch size) each architecture is scored on; "
-                                       "the first ones of the split, the same for every architecture."),
+                                       "the first ones of a fixed class-mixed order of the split (those the run "
+                                       "measures its one-shot error on), the same for every architecture."),
     architectures: int = typer.Option(None, help="Score a seeded random subset of this many architectures of the "
                                                  "space (default: all without loose ends, as the paper; ENAS: its "
                                                  "controller's samples)."),

@@ -3,8 +3,9 @@
 For every supernet a run kept (``supernets/epoch-NNN.pt``, setting ``snapshot_every``), every
 architecture of the space without loose ends (the authors' 2,487 / 3,609 / 24,066; for ENAS the
 ``samples`` architectures its controller draws at that epoch, as the paper does) is scored by
-its one-shot validation accuracy under the shared weights on the first ``batches`` validation
-batches, with batch statistics (as the run measures one-shot errors). The scores are compared
+its one-shot validation accuracy under the shared weights on the first ``batches`` fixed
+validation batches (:func:`.search.fixed_validation_batches`: a seeded class-mixed order, the
+batches the run measures its one-shot errors on), with batch statistics. The scores are compared
 with the NB101 truth (the benchmark's mean test accuracy) by the metrics of the supernet
 evaluation (:func:`nasarena.analysis.supernet.evaluate_checkpoints`: Spearman, Kendall, a1(k),
 and a2(k) from the epoch's alpha, beta and gamma where the method has them).
@@ -54,6 +55,9 @@ SCORES_DIR = "scores"
 SCORES_FILE = "scores.csv"
 CORRELATION_FILE = "correlation.csv"
 SCORING_FILE = "scoring.json"
+#: How the scored validation batches are cut, recorded in ``scoring.json``: scores of the stored,
+#: class-ordered split (one class per batch, before this was recorded) are refused, not mixed in.
+BATCH_ORDER = "fixed-class-mixed"
 #: Thresholds k of a1(k) and a2(k) (those above the scored count are skipped).
 KS = (10, 50, 100, 500)
 
@@ -150,8 +154,8 @@ def score_task(task: Task) -> tuple[np.ndarray, float]:
     """Scores of a chunk (one-shot validation accuracy of each architecture) and the seconds it took."""
     import torch
 
-    from ..training.data import batches as make_batches
     from ..training.device import pick_device
+    from .search import fixed_validation_batches
     from .supernet import PathWeights, Supernet
 
     settings, _ = run_settings(task.run_dir)
@@ -166,12 +170,8 @@ def score_task(task: Task) -> tuple[np.ndarray, float]:
         if isinstance(module, torch.nn.BatchNorm2d):
             module.momentum = 0.0
     data = _data(task.data_path, settings.image_size, settings.subset)
-    fixed = []
-    for images, labels in make_batches(data.valid, settings.batch_size, augment=False, generator=None,
-                                       mean=data.mean, std=data.std):
-        if len(fixed) == task.batches:
-            break
-        fixed.append((images.to(device), labels.to(device)))
+    fixed = [(images.to(device), labels.to(device))
+             for images, labels in fixed_validation_batches(data, settings.batch_size, task.batches)]
     total = sum(len(labels) for _, labels in fixed)
     start = time.perf_counter()  # scoring only: loading the data and the supernet is once per process
     correct = []
@@ -251,12 +251,17 @@ def _epoch_file(run_dir: Path, epoch: int) -> Path:
 def _check_scoring(run_dir: Path, scoring: Scoring) -> None:
     """Write ``scoring.json`` for a new scoring; refuse another scoring of an already scored run."""
     file = Path(run_dir) / SCORES_DIR / SCORING_FILE
-    wanted = {"batches": scoring.batches, "architectures": scoring.architectures, "seed": scoring.seed}
+    wanted = {"batches": scoring.batches, "architectures": scoring.architectures, "seed": scoring.seed,
+              "order": BATCH_ORDER}
     if file.exists():
         try:
             stored = json.loads(file.read_text())
         except ValueError as error:
             raise DataFileError(f"{file}: not a scoring file ({error})") from None
+        if "order" not in stored:
+            raise InvalidSettingError(f"{run_dir} was scored on the validation split in stored order, one class per "
+                                      f"batch (before the fixed class-mixed order): those scores are not one-shot "
+                                      f"accuracies; delete {file.parent} and score again")
         if stored != wanted:
             raise InvalidSettingError(f"{run_dir} was scored with {stored}, not {wanted}; its scores are kept: "
                                       f"score with the same choices or delete {file.parent}")

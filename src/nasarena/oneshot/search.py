@@ -14,7 +14,13 @@ differ in a few lines (Algorithms 1-5):
 
 One-shot errors are measured with batch statistics in the batch norms (training mode, no
 gradient): the shared running statistics belong to no single sub-network, and NB101's batch-norm
-momentum (0.003) would leave them near their initial values for many epochs.
+momentum (0.003) would leave them near their initial values for many epochs. Batch statistics
+make the composition of a batch matter, so the fixed validation batches (the epoch's one-shot
+error, Random-WS's and ENAS's screening, the correlation scores) come from one seeded, class-mixed
+order of the split (:func:`fixed_validation_batches`): the split is stored ordered by class (a JPEG
+source is read class by class), and batches in stored order would each hold one class, whose batch
+statistics erase what tells the classes apart (a one-shot error near chance however well the
+supernet fits).
 """
 
 from __future__ import annotations
@@ -34,6 +40,23 @@ from .settings import SearchSettings
 from .supernet import PathWeights, Supernet
 
 Batch = tuple[torch.Tensor, torch.Tensor]
+#: Seed of the one fixed order of the validation split that every fixed validation batch is cut from.
+FIXED_ORDER_SEED = 0
+
+
+def fixed_validation_batches(data: Cifar10, batch_size: int, limit: int | None = None) -> list[Batch]:
+    """The first ``limit`` (default: all) batches of the validation split in a fixed class-mixed
+    order (a permutation seeded by :data:`FIXED_ORDER_SEED`, the same on every machine and call),
+    normalised, not augmented, on the CPU. The split itself is ordered by class, and the supernet
+    measures with batch statistics: see the module docstring."""
+    out: list[Batch] = []
+    order = torch.Generator().manual_seed(FIXED_ORDER_SEED)
+    for images, labels in batches(data.valid, batch_size, augment=False, generator=order, mean=data.mean,
+                                  std=data.std):
+        if limit is not None and len(out) >= limit:
+            break
+        out.append((images, labels))
+    return out
 
 
 class OneShotSearch:
@@ -151,15 +174,9 @@ class OneShotSearch:
                 yield images.to(self.device), labels.to(self.device)
 
     def validation_batches(self, limit: int | None = None) -> list[Batch]:
-        """The validation split in order (the first ``limit`` batches), on the device."""
-        s = self.settings
-        out = []
-        for images, labels in batches(self.data.valid, s.batch_size, augment=False, generator=None,
-                                      mean=self.data.mean, std=self.data.std):
-            if limit is not None and len(out) >= limit:
-                break
-            out.append((images.to(self.device), labels.to(self.device)))
-        return out
+        """The first ``limit`` fixed validation batches (:func:`fixed_validation_batches`), on the device."""
+        return [(images.to(self.device), labels.to(self.device))
+                for images, labels in fixed_validation_batches(self.data, self.settings.batch_size, limit)]
 
     @torch.no_grad()
     def accuracy(self, path: PathWeights, batches_: list[Batch]) -> float:
