@@ -117,7 +117,8 @@ def test_nb201_parity_with_the_exact_counts_and_the_benchmark():
         for cell in sample:
             count = count_parameters(build_network("nb201", cell))
             assert count == nb201_parameters(cell), cell.to_string()
-            agree += published and round(published[cell.to_string()] * 1e6) == count
+            if published:
+                agree += round(published[cell.to_string()] * 1e6) == count
     if published:  # the benchmark's records are means that disagree for 204 of 15,625 cells
         assert agree >= 0.97 * len(sample)
 
