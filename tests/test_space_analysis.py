@@ -329,3 +329,17 @@ def test_cli_refuses_a_file_as_output_folder(tmp_path):
     target.write_text("not ours")
     result = CliRunner().invoke(app, ["analyze", "nb201-cifar10", "--out", str(target)])
     assert result.exit_code == 2 and "is a file" in result.output and target.read_text() == "not ours"
+
+
+def test_nb1shot1_section_quotes_the_papers_table_1_as_printed(lite):
+    """The 'paper' column is Table 1 as printed (space 2 with loose ends: 29,160, the plain product),
+    beside our count under the rule that reproduces the other five (16,632); it once quoted 16,632
+    as the paper's."""
+    from nasarena.analysis.space.oneshot import oneshot_spaces
+
+    spaces = oneshot_spaces(lite).to_dict()
+    assert spaces["nb1shot1-2"]["paper_architectures"] == 29160
+    assert spaces["nb1shot1-2"]["architectures"] == 16632
+    assert [spaces[f"nb1shot1-{i}"]["architectures"] for i in (1, 3)] == [6240, 363648]
+    assert [spaces[f"nb1shot1-{i} (no loose ends)"]["architectures"] for i in (1, 2, 3)] == [2487, 3609, 24066]
+    assert all(v["paper_architectures"] == v["architectures"] for k, v in spaces.items() if k != "nb1shot1-2")
