@@ -15,16 +15,20 @@ Two measurements (NAS-Bench-1Shot1 issue, "Proof"):
 
 Writes ``bench_oneshot.json`` and prints two tables. Slow (minutes); not part of the tests.
 
-Measured 2026-11-25 on the project's CPU machine (one torch thread, 2 cores shared with other
-jobs, so times are upper bounds), seed 0, nb101-lite, optimum of space 3 = 0.9466:
+Measured 2026-11-25 on the project's 2-core CPU machine, one torch thread, with one other
+single-process job running (load average 1.4-1.6), seed 0, nb101-lite, optimum of space 3 =
+0.9466, after the class-mixed validation batches (319b2af):
 
     optimizer   quick regret  quick s/epoch | paper s/step  steps  total h/epoch (extrapolated)
-    darts             0.1108           71.5 |        60.16    417   7.36
-    darts-2nd         0.1566          168.3 |       148.31    417  17.57
-    gdas              0.0455           25.7 |        31.71    417   3.75
-    pc-darts          0.0131           35.3 |        40.93    417   5.04
-    random-ws         0.0390            9.0 |         4.70    625   6.03 (5.21 h of it: 1000 samples x 10 batches)
-    enas              0.0123            7.0 |        11.04    417   2.03
+    darts             0.0137            5.1 |         8.92    417   1.10
+    darts-2nd         0.1108           11.4 |        21.54    417   2.56
+    gdas              0.0587            2.9 |         4.31    417   0.51
+    pc-darts          0.0691            4.0 |         4.30    417   0.53
+    random-ws         0.0212            1.5 |         0.64    625   0.85 (0.74 h of it: 1000 samples x 10 batches)
+    enas              0.0625            1.4 |         1.63    417   0.30
+
+An earlier measurement on the same machine under a load average of 15-20 gave 7-14x these
+times (darts 71.5 s per quick epoch, 7.36 h per paper epoch), which is why the load is stated.
 
 Two quick epochs are far too few for the regrets to rank the optimizers; they show the pipeline.
 """
