@@ -11,15 +11,16 @@ average printed, since the machine is shared. Scores must agree exactly (same fo
 
 Slow (a minute or more); not part of the tests.
 
-Measured 2026-11-25 on the project's 2-core CPU machine, shared (load average 6.5-6.9 during the
-run), on the quick DARTS run of space 3 (4 channels, 16 x 16 images, batch 32), epoch 3, one
-validation batch, 300 architectures:
+Measured 2026-11-25 on the project's 2-core CPU machine with one other single-process job
+running (load average 1.3-1.6), on the quick DARTS run of space 3 (4 channels, 16 x 16 images,
+batch 32, class-mixed validation batches), epoch 3, one validation batch, 300 architectures:
 
-    one process, one thread: 67.7 ms per architecture (14.8 architectures/s)
-    2 processes: 15.5 architectures/s after start-up; scores equal to the reference: True
+    one process, one thread: 16.9 ms per architecture (59.3 architectures/s)
+    2 processes: 90.1 architectures/s after start-up; scores equal to the reference: True
 
-With both cores taken by other jobs the second process adds little; on an idle machine one
-architecture took 34 ms (DARTS supernet, 1 batch of 32, measured before this script).
+'oneshot correlate' on the six quick runs of space 3 (2,000 architectures x 3 epochs each)
+scored 30,031 architectures in 322.5 s on 2 workers (93.1/s). Under a load average of 6.5-6.9
+the same bench had given 67.7 ms per architecture and 15.5/s on 2 processes.
 A masked forward of 16-128 architectures at once (every op of every block computed, 0/1
 weights per sample, batch norms per architecture) gave identical accuracies but took 2.5-5.5x
 longer per architecture on the CPU, so the command scores one architecture per forward.
