@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import click
 import typer
 from typer.core import TyperGroup
 
@@ -14,7 +13,7 @@ class ReportingGroup(TyperGroup):
     in one line on stderr with exit status 2, never as a traceback. Commands therefore raise
     the library's errors and do not each catch and print them."""
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: typer.Context):
         try:
             return super().invoke(ctx)
         except NasarenaError as error:
