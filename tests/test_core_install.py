@@ -10,6 +10,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 #: Packages the core install does not declare: the extras' (torch, plots, surrogates, optimizers,
 #: distributed) and click, which typer no longer installs.
 NOT_IN_THE_CORE = ("click", "torch", "PIL", "matplotlib", "sklearn", "xgboost", "lightgbm", "ngboost", "optuna",
@@ -22,7 +24,7 @@ blocked = set(sys.argv[1].split(","))
 class Block:
     def find_spec(self, name, path=None, target=None):
         if name.split(".")[0] in blocked:
-            raise ModuleNotFoundError(f"No module named {name!r} (not in the core install)")
+            raise ModuleNotFoundError(f"No module named {name!r} (not in the core install)", name=name)
         return None
 
 sys.meta_path.insert(0, Block())
@@ -50,3 +52,27 @@ def test_core_install_reports_errors_in_one_line():
     done = _cli("run", "--benchmark", "nope")
     assert done.returncode == 2
     assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("args, module, extra", [
+    (["run", "--benchmark", "nb101-lite", "--optimizers", "smac", "--seeds", "0", "--max-evaluations", "5", "--jobs",
+      "1", "--out", "{out}"], "smac", "optimizers"),
+    (["run", "--benchmark", "nb101-lite", "--optimizers", "tpe", "--seeds", "0", "--max-evaluations", "5", "--jobs",
+      "1", "--out", "{out}"], "optuna", "optimizers"),
+    (["run", "--benchmark", "nb101-xgb-v1.0", "--optimizers", "rs", "--seeds", "0", "--max-evaluations", "5",
+      "--out", "{out}"], "xgboost", "surrogates"),
+    (["surrogate", "info", "nb101-xgb-v1.0"], "xgboost", "surrogates"),
+    (["analyze", "nb201-cifar10", "--out", "{out}"], "matplotlib", "plots"),
+    (["supernet", "evaluate", "--out", "{out}"], "matplotlib", "plots"),
+    (["oneshot", "run", "--quick", "--out", "{out}"], "torch", "torch"),
+    (["train", "--space", "nb201", "--arch", "|skip_connect~0|+|none~0|none~1|+|none~0|none~1|none~2|", "--out",
+      "{out}"], "torch", "torch"),
+])
+def test_a_missing_extra_is_one_line_naming_the_pip_command(tmp_path, args, module, extra):
+    """Each feature of an extra, run on the core install: ``error: ... needs <module> ... pip install
+    'nasarena[<extra>]'``, exit 2, never a traceback (they were tracebacks, or 'data cannot be
+    decoded' for a built-in surrogate whose xgboost was missing)."""
+    done = _cli(*(arg.format(out=tmp_path / "out") for arg in args))
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr, done.stderr
+    assert f"needs {module}" in done.stderr and f"pip install 'nasarena[{extra}]'" in done.stderr, done.stderr

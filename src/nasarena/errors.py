@@ -47,6 +47,36 @@ class OutputError(NasarenaError, OSError):
     """An output location that nasarena must not or cannot write (not ours, read-only, full)."""
 
 
+class MissingExtraError(NasarenaError, ImportError):
+    """A feature needs an optional dependency (one of nasarena's extras) that is not installed.
+
+    The message names the package and the ``pip install 'nasarena[extra]'`` that brings it; an
+    ``ImportError``, as these failures were before the family existed."""
+
+
+#: Top-level module of each optional dependency -> the extra of pyproject.toml that installs it.
+EXTRA_OF_MODULE = {"torch": "torch", "PIL": "torch", "matplotlib": "plots", "sklearn": "surrogates",
+                   "xgboost": "surrogates", "lightgbm": "surrogates", "ngboost": "surrogates", "optuna": "optimizers",
+                   "smac": "optimizers", "ray": "distributed"}
+
+
+def missing_extra(module: str, purpose: str) -> MissingExtraError:
+    """The error for ``purpose`` (e.g. "the smac optimizer") needing the not installed ``module``."""
+    top = module.split(".")[0]
+    extra = EXTRA_OF_MODULE.get(top)
+    how = f"pip install 'nasarena[{extra}]'" if extra else f"pip install {top}"
+    return MissingExtraError(f"{purpose} needs {top}, which is not installed: {how}")
+
+
+def as_missing_extra(error: ImportError, purpose: str) -> MissingExtraError | None:
+    """``error`` said as a :class:`MissingExtraError` when it is the absence of an optional
+    dependency (its module is one of :data:`EXTRA_OF_MODULE`); None for any other import failure."""
+    if isinstance(error, MissingExtraError):
+        return error
+    name = getattr(error, "name", None) or ""
+    return missing_extra(name, purpose) if name.split(".")[0] in EXTRA_OF_MODULE else None
+
+
 def unknown_name(kind: str, name: object, available: Iterable[str], owner: str = "") -> UnknownNameError:
     """The one "unknown X" error: names the kind, the bad name (and whose it is, e.g. "of optimizer
     're'"), close matches and every choice."""

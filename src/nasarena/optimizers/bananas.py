@@ -38,6 +38,7 @@ import warnings
 
 import numpy as np
 
+from ..errors import missing_extra
 from .base import Observation, Optimizer, Setting, Trial
 
 ACQUISITIONS = ("its", "ucb")
@@ -53,7 +54,7 @@ def _mlp_class():
     try:
         from sklearn.neural_network import MLPRegressor
     except ImportError:
-        raise ImportError("the bananas optimizer needs scikit-learn: pip install 'nasarena[surrogates]'") from None
+        raise missing_extra("sklearn", "the bananas optimizer") from None
     return MLPRegressor
 
 

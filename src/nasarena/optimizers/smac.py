@@ -23,6 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ..errors import missing_extra
 from .base import Observation, Optimizer, Setting, Trial
 
 #: Random configurations scored per acquisition search: SMAC3 1.x's default (``acq_opt_challengers``,
@@ -37,7 +38,7 @@ def _import_smac():
         from smac.main.exceptions import ConfigurationSpaceExhaustedException
         from smac.runhistory.dataclasses import TrialValue
     except ImportError:
-        raise ImportError("the smac optimizer needs SMAC3: pip install 'nasarena[optimizers]'") from None
+        raise missing_extra("smac", "the smac optimizer") from None
     return smac, RandomInitialDesign, ConfigurationSpaceExhaustedException, TrialValue
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import warnings
 
+from ..errors import missing_extra
 from .base import Observation, Optimizer, Setting, Trial
 from .config_bridge import OptunaBridge
 
@@ -33,7 +34,7 @@ class TPE(Optimizer):
         try:
             import optuna
         except ImportError:
-            raise ImportError("the tpe optimizer needs optuna: pip install 'nasarena[optimizers]'") from None
+            raise missing_extra("optuna", "the tpe optimizer") from None
         optuna.logging.set_verbosity(optuna.logging.WARNING)
         self.n_startup_trials = n_startup_trials
         self.multivariate = multivariate

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import missing_extra
+
 PNG_DPI = 300
 
 
@@ -18,7 +20,7 @@ def require_matplotlib():
     try:
         import matplotlib
     except ImportError:
-        raise ImportError("nasarena's figures need matplotlib: pip install 'nasarena[plots]'") from None
+        raise missing_extra("matplotlib", "nasarena's figures") from None
     return matplotlib
 
 

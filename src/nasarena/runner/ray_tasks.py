@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..errors import missing_extra
+
 
 def run_on_ray(function: Callable[..., Any], arguments: Sequence[tuple], jobs: int,
                on_result: Callable[[tuple, Any], None], gpu_per_task: bool = False) -> None:
@@ -22,7 +24,7 @@ def run_on_ray(function: Callable[..., Any], arguments: Sequence[tuple], jobs: i
     try:
         import ray
     except ImportError:
-        raise ImportError("the ray backend needs the [distributed] extra: pip install 'nasarena[distributed]'") from None
+        raise missing_extra("ray", "the ray backend") from None
     started_here = not ray.is_initialized()
     if started_here:
         ray.init(num_cpus=max(1, jobs), include_dashboard=False, log_to_driver=False)

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import __version__
-from ..errors import DataFileError
+from ..errors import DataFileError, as_missing_extra
 from ..io.files import atomic_write_bytes
 
 if TYPE_CHECKING:
@@ -216,6 +216,9 @@ def loads(content: bytes, origin: str) -> SurrogateArtifact:
         artifact = pickle.loads(lzma.decompress(payload))
     except (lzma.LZMAError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, IndexError,
             TypeError, ValueError) as error:  # a checksum recomputed over bad data, or a foreign pickle
+        missing = as_missing_extra(error, f"{origin}") if isinstance(error, ImportError) else None
+        if missing is not None:  # sound data whose model library (xgboost, lightgbm, torch) is absent
+            raise missing from None
         raise ArtifactError(f"{origin}: its data cannot be decoded ({type(error).__name__}: {error}); the file "
                             "is damaged or was written by another program") from None
     if not isinstance(artifact, SurrogateArtifact) or artifact.name != header.get("name"):

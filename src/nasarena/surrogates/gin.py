@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import missing_extra
 from .models import SurrogateModel
 
 REGRESSION_LOSSES = ("mse", "l1")
@@ -53,7 +54,7 @@ def _require_torch():
     try:
         import torch
     except ImportError:
-        raise ImportError("the GIN surrogate needs torch: pip install 'nasarena[torch]'") from None
+        raise missing_extra("torch", "the GIN surrogate") from None
     return torch
 
 

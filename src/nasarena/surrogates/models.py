@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
+from ..errors import missing_extra
 from ..registry import Registry
 
 
@@ -50,7 +51,7 @@ def _require(module: str):
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise ImportError(f"this surrogate needs {module}: pip install 'nasarena[surrogates]'") from None
+        raise missing_extra(module, "this surrogate") from None
 
 
 class XGBoostModel(SurrogateModel):
