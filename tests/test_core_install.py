@@ -71,8 +71,10 @@ def test_core_install_reports_errors_in_one_line():
 def test_a_missing_extra_is_one_line_naming_the_pip_command(tmp_path, args, module, extra):
     """Each feature of an extra, run on the core install: ``error: ... needs <module> ... pip install
     'nasarena[<extra>]'``, exit 2, never a traceback (they were tracebacks, or 'data cannot be
-    decoded' for a built-in surrogate whose xgboost was missing)."""
+    decoded' for a built-in surrogate whose xgboost was missing), and nothing written (a run of
+    smac had left settings.json behind)."""
     done = _cli(*(arg.format(out=tmp_path / "out") for arg in args))
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr, done.stderr
     assert f"needs {module}" in done.stderr and f"pip install 'nasarena[{extra}]'" in done.stderr, done.stderr
+    assert not (tmp_path / "out").exists()  # refused before anything is written

@@ -63,8 +63,7 @@ def run_command(
         check.check_preset_fixes(preset, budget, max_evaluations, caching, setting)
         specs = _preset_specs(preset, benchmarks, options, names if optimizers else None,
                               seed_list if seeds else None)
-    if overrides:
-        check.check_optimizer_construction(specs)
+    check.check_optimizer_construction(specs)
     todo = pending(specs, out)
     typer.echo(f"{len(specs)} runs, {len(specs) - len(todo)} already in {out}, {len(todo)} to run")
     with RunProgress(len(todo)) as progress:

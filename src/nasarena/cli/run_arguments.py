@@ -178,15 +178,16 @@ def check_overrides(overrides: dict[str, dict], optimizers: list[str]) -> None:
 
 
 def check_optimizer_construction(specs) -> None:
-    """Make each optimizer with its ``--set`` settings once, on the first benchmark's space, so
-    that rules tying settings together fail here, before any run, and not in a worker."""
+    """Make each optimizer with its settings once, on the first benchmark's space, so that rules
+    tying settings together and a missing extra (SMAC3, Optuna, scikit-learn) fail here, before
+    anything is written, and not in a worker after ``settings.json`` is."""
     from ..optimizers.base import REGISTRY, make
     from ..runner.experiment import _benchmark
 
     checked = set()
     for spec in specs:
         key = (spec.optimizer, repr(spec.optimizer_settings))
-        if key in checked or not spec.optimizer_settings:
+        if key in checked:
             continue
         checked.add(key)
         bench = _benchmark(spec.benchmark, spec.benchmark_options)
