@@ -27,9 +27,12 @@ Measured 2026-11-25 on the 2-core development machine while ~9 other jobs ran (l
   ``--parity --start 0 --stop 12000 --jobs 1``: 12,000 of 12,000 (1,137 s). So 16,000 cells
   checked in all, none wrong; all 423,624 at this rate would take ~13 h here, far less on many
   idle cores in shards.
-- ``--speed`` (images/s of a training step; batch in brackets): NB101 full 2.6 (32), NB101
-  quick 444 (256), NB201 full 9.8 (64), NB301 training network 2.9 (32), DARTS evaluation
-  network with auxiliary head 0.9 (16).
+- ``--speed`` (images/s of a training step; batch in brackets), under that load: NB101 full 2.6
+  (32), NB101 quick 444 (256), NB201 full 9.8 (64), NB301 training network 2.9 (32), DARTS
+  evaluation network with auxiliary head 0.9 (16). Re-measured with one other job on the second
+  core (load average ~1.5), one thread: NB101 full 22.5, NB101 quick 2,942, NB201 full 81.3,
+  NB301 training network 26.6, DARTS evaluation network 7.7 (27 s for the whole ``--speed`` run);
+  an NB101 full-size epoch (40,000 images) is ~30 minutes on one CPU thread here.
 """
 
 from __future__ import annotations
