@@ -81,3 +81,14 @@ def test_a_missing_extra_is_one_line_naming_the_pip_command(tmp_path, args, modu
     assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr, done.stderr
     assert f"needs {module}" in done.stderr and f"pip install 'nasarena[{extra}]'" in done.stderr, done.stderr
     assert not (tmp_path / "out").exists()  # refused before anything is written
+
+
+def test_an_installed_extra_that_fails_inside_keeps_its_reason():
+    from nasarena.errors import MissingExtraError, as_missing_extra
+
+    absent = as_missing_extra(ModuleNotFoundError("No module named 'torch'", name="torch"), "train")
+    assert isinstance(absent, MissingExtraError) and "torch, which is not installed" in str(absent)
+    broken = as_missing_extra(ImportError("libcudart.so.12: cannot open shared object file", name="torch._C"), "train")
+    assert isinstance(broken, MissingExtraError)
+    assert "cannot be imported (libcudart.so.12" in str(broken) and "nasarena[torch]" in str(broken)
+    assert as_missing_extra(ModuleNotFoundError("No module named 'nasarena.nope'", name="nasarena.nope"), "x") is None

@@ -69,12 +69,19 @@ def missing_extra(module: str, purpose: str) -> MissingExtraError:
 
 
 def as_missing_extra(error: ImportError, purpose: str) -> MissingExtraError | None:
-    """``error`` said as a :class:`MissingExtraError` when it is the absence of an optional
-    dependency (its module is one of :data:`EXTRA_OF_MODULE`); None for any other import failure."""
+    """``error`` said as a :class:`MissingExtraError` when it is the failed import of an optional
+    dependency (its module is one of :data:`EXTRA_OF_MODULE`); None for any other import failure.
+    An installed package that fails inside (a submodule, a shared library) keeps its reason."""
     if isinstance(error, MissingExtraError):
         return error
     name = getattr(error, "name", None) or ""
-    return missing_extra(name, purpose) if name.split(".")[0] in EXTRA_OF_MODULE else None
+    top = name.split(".")[0]
+    if top not in EXTRA_OF_MODULE:
+        return None
+    if isinstance(error, ModuleNotFoundError) and name == top:
+        return missing_extra(name, purpose)
+    return MissingExtraError(f"{purpose} needs {top}, which cannot be imported ({error}): reinstall it, e.g. "
+                             f"pip install --force-reinstall 'nasarena[{EXTRA_OF_MODULE[top]}]'")
 
 
 def unknown_name(kind: str, name: object, available: Iterable[str], owner: str = "") -> UnknownNameError:
