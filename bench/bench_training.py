@@ -25,8 +25,9 @@ Measured 2026-11-25 on the 2-core development machine while ~9 other jobs ran (l
 - ``--parity-nb201``: 15,625 of 15,625 networks have the exact count (1,503 s, 2 processes).
 - ``--parity --sample 4000 --seed 1``: 4,000 of 4,000 (445 s, 2 processes, ~9 networks/s);
   ``--parity --start 0 --stop 12000 --jobs 1``: 12,000 of 12,000 (1,137 s). So 16,000 cells
-  checked in all, none wrong; all 423,624 at this rate would take ~13 h here, far less on many
-  idle cores in shards.
+  checked in all, none wrong. Later, with the machine otherwise idle: ``--parity --start 0
+  --stop 423624 --jobs 2``: **423,624 of 423,624** networks have the exact count (2,383 s,
+  178 networks/s).
 - ``--speed`` (images/s of a training step; batch in brackets), under that load: NB101 full 2.6
   (32), NB101 quick 444 (256), NB201 full 9.8 (64), NB301 training network 2.9 (32), DARTS
   evaluation network with auxiliary head 0.9 (16). Re-measured with one other job on the second
