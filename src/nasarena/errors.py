@@ -14,6 +14,7 @@ rule it breaks, the setting and its range, the file and what is wrong with it.
 from __future__ import annotations
 
 import difflib
+import importlib
 from collections.abc import Iterable
 
 
@@ -60,12 +61,25 @@ EXTRA_OF_MODULE = {"torch": "torch", "PIL": "torch", "matplotlib": "plots", "skl
                    "smac": "optimizers", "ray": "distributed"}
 
 
-def missing_extra(module: str, purpose: str) -> MissingExtraError:
+def _not_installed(module: str, purpose: str) -> MissingExtraError:
     """The error for ``purpose`` (e.g. "the smac optimizer") needing the not installed ``module``."""
     top = module.split(".")[0]
     extra = EXTRA_OF_MODULE.get(top)
     how = f"pip install 'nasarena[{extra}]'" if extra else f"pip install {top}"
     return MissingExtraError(f"{purpose} needs {top}, which is not installed: {how}")
+
+
+def import_extra(module: str, purpose: str):
+    """``module`` of an optional dependency, imported; if it cannot be, the
+    :class:`MissingExtraError` of :func:`as_missing_extra` for ``purpose`` (e.g. "the smac
+    optimizer"): the one place a feature's optional import is written."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        missing = as_missing_extra(error, purpose)
+        if missing is None:
+            raise
+        raise missing from None
 
 
 def as_missing_extra(error: ImportError, purpose: str) -> MissingExtraError | None:
@@ -79,7 +93,7 @@ def as_missing_extra(error: ImportError, purpose: str) -> MissingExtraError | No
     if top not in EXTRA_OF_MODULE:
         return None
     if isinstance(error, ModuleNotFoundError) and name == top:
-        return missing_extra(name, purpose)
+        return _not_installed(name, purpose)
     return MissingExtraError(f"{purpose} needs {top}, which cannot be imported ({error}): reinstall it, e.g. "
                              f"pip install --force-reinstall 'nasarena[{EXTRA_OF_MODULE[top]}]'")
 

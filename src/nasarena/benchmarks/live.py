@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import DataFileError, InvalidArchitectureError, InvalidSettingError, missing_extra, unknown_name
+from ..errors import DataFileError, InvalidArchitectureError, InvalidSettingError, import_extra, unknown_name
 from ..io.files import atomic_write_bytes
 from .protocol import Benchmark, Description
 from .result import BatchResult, Result
@@ -84,10 +84,7 @@ class LiveBenchmark(Benchmark):
     def __init__(self, space: str = "nb201", *, data=None, protocol: str | None = None, settings: tuple[str, ...] = (),
                  store=None, seed=0, image_size=32, subset=None, validation_seed=0, fidelities=None,
                  device: str = "auto", **scale):
-        try:  # the benchmark trains: a missing torch is refused here, before a run writes anything
-            import torch  # noqa: F401
-        except ImportError:
-            raise missing_extra("torch", "the live benchmark") from None
+        import_extra("torch", "the live benchmark")  # it trains: refused here, before a run writes anything
         from ..training.networks.build import SPACES
         from ..training.protocols import SPACE_PROTOCOLS
         from ..training.protocols import protocol as preset

@@ -38,7 +38,7 @@ import warnings
 
 import numpy as np
 
-from ..errors import missing_extra
+from ..errors import import_extra
 from .base import Observation, Optimizer, Setting, Trial
 
 ACQUISITIONS = ("its", "ucb")
@@ -51,11 +51,7 @@ ENCODING_PREFERENCE = ("path", "adjacency_one_hot", "one_hot")
 
 
 def _mlp_class():
-    try:
-        from sklearn.neural_network import MLPRegressor
-    except ImportError:
-        raise missing_extra("sklearn", "the bananas optimizer") from None
-    return MLPRegressor
+    return import_extra("sklearn.neural_network", "the bananas optimizer").MLPRegressor
 
 
 class PredictorEnsemble:

@@ -23,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..errors import missing_extra
+from ..errors import import_extra
 from .base import Observation, Optimizer, Setting, Trial
 
 #: Random configurations scored per acquisition search: SMAC3 1.x's default (``acq_opt_challengers``,
@@ -32,13 +32,11 @@ ACQUISITION_CHALLENGERS = 5000
 
 
 def _import_smac():
-    try:
-        import smac
-        from smac.initial_design import RandomInitialDesign
-        from smac.main.exceptions import ConfigurationSpaceExhaustedException
-        from smac.runhistory.dataclasses import TrialValue
-    except ImportError:
-        raise missing_extra("smac", "the smac optimizer") from None
+    smac = import_extra("smac", "the smac optimizer")
+    from smac.initial_design import RandomInitialDesign
+    from smac.main.exceptions import ConfigurationSpaceExhaustedException
+    from smac.runhistory.dataclasses import TrialValue
+
     return smac, RandomInitialDesign, ConfigurationSpaceExhaustedException, TrialValue
 
 

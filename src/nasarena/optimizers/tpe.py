@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import warnings
 
-from ..errors import missing_extra
+from ..errors import import_extra
 from .base import Observation, Optimizer, Setting, Trial
 from .config_bridge import OptunaBridge
 
@@ -31,10 +31,7 @@ class TPE(Optimizer):
     def __init__(self, space, seed=0, *, n_startup_trials: int = 10, multivariate: bool = False,
                  encoding: str = "categorical"):
         super().__init__(space, seed)
-        try:
-            import optuna
-        except ImportError:
-            raise missing_extra("optuna", "the tpe optimizer") from None
+        optuna = import_extra("optuna", "the tpe optimizer")
         optuna.logging.set_verbosity(optuna.logging.WARNING)
         self.n_startup_trials = n_startup_trials
         self.multivariate = multivariate

@@ -10,18 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import missing_extra
+from ..errors import import_extra
 
 PNG_DPI = 300
 
 
 def require_matplotlib():
     """The matplotlib module, or an ImportError that says how to get it."""
-    try:
-        import matplotlib
-    except ImportError:
-        raise missing_extra("matplotlib", "nasarena's figures") from None
-    return matplotlib
+    return import_extra("matplotlib", "nasarena's figures")
 
 
 def new_figure(width: float, height: float):

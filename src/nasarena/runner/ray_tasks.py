@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..errors import missing_extra
+from ..errors import import_extra
 
 
 def run_on_ray(function: Callable[..., Any], arguments: Sequence[tuple], jobs: int,
@@ -21,10 +21,7 @@ def run_on_ray(function: Callable[..., Any], arguments: Sequence[tuple], jobs: i
     """Call ``function(*argument)`` for every argument tuple as a Ray task (at most ``jobs`` CPUs
     when Ray is started here) and ``on_result(argument, result)`` in the driver as each finishes;
     ``gpu_per_task``: one GPU per task where the cluster has GPUs (training), none otherwise."""
-    try:
-        import ray
-    except ImportError:
-        raise missing_extra("ray", "the ray backend") from None
+    ray = import_extra("ray", "the ray backend")
     started_here = not ray.is_initialized()
     if started_here:
         ray.init(num_cpus=max(1, jobs), include_dashboard=False, log_to_driver=False)

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import missing_extra
+from ..errors import import_extra
 from .models import SurrogateModel
 
 REGRESSION_LOSSES = ("mse", "l1")
@@ -51,11 +51,7 @@ PREDICT_BATCH = 4096
 
 
 def _require_torch():
-    try:
-        import torch
-    except ImportError:
-        raise missing_extra("torch", "the GIN surrogate") from None
-    return torch
+    return import_extra("torch", "the GIN surrogate")
 
 
 @dataclass(frozen=True)

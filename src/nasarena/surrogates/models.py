@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
-from ..errors import missing_extra
+from ..errors import import_extra
 from ..registry import Registry
 
 
@@ -46,12 +46,7 @@ class SurrogateModel(ABC):
 
 
 def _require(module: str):
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise missing_extra(module, "this surrogate") from None
+    return import_extra(module, "this surrogate")
 
 
 class XGBoostModel(SurrogateModel):
