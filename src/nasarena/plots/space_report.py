@@ -391,8 +391,9 @@ def _oneshot_section(analysis: SpaceAnalysis, figures: _Figures) -> list[str]:
         axis.set(title=space, xlabel="test error", xscale="log")
     axes[0].set_ylabel("fraction of architectures")
     axes[0].legend()
+    summary = spaces.to_dict()
     rows = [[name, f"{v['architectures']:,}", f"{v['paper_architectures']:,}", f"{v['with_value']:,}",
-             _pct(v["median_test_error"]), _pct(v["min_test_error"])] for name, v in spaces.to_dict().items()]
+             _pct(v["median_test_error"]), _pct(v["min_test_error"])] for name, v in summary.items()]
     return [heading,
             figures.add(figure, "nb1shot1_spaces",
                         f"ECDF of test error (1 - test accuracy, {_kind(analysis)}, 108 epochs, mean over the trials "
@@ -405,7 +406,7 @@ def _oneshot_section(analysis: SpaceAnalysis, figures: _Figures) -> list[str]:
                               "loose ends as the plain product 360 wirings x 3^4 ops (29,160), while the rule that "
                               "reproduces its other five counts gives 16,632 (nasarena.spaces.oneshot.enumeration).",
                               "muted")]
-              if any(v["architectures"] != v["paper_architectures"] for v in spaces.to_dict().values()) else [])]
+              if any(v["architectures"] != v["paper_architectures"] for v in summary.values()) else [])]
 
 
 def write_space_report(analysis: SpaceAnalysis, out_dir: Path, extra_sections: list[str] = (),
