@@ -38,7 +38,7 @@ def main(out: Path, seeds: int, optimizers: list[str], jobs: int) -> None:
 def report(out: Path) -> None:
     results = load_results(out)
     final = final_results(results)
-    names = {"re": "RE", "smac": "SMAC", "irace": "irace"}
+    names = {"re": "RE", "smac3": "SMAC", "irace": "irace"}
     print("paper's Table I (top): " + "; ".join(
         f"{s}: " + ", ".join(f"{a} ({v})" for (t, a), v in sorted(PAPER_TABLE_I.items(), key=lambda i: i[1]) if t == s)
         for s in ("O", "VS", "C", "CVS")))

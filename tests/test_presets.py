@@ -7,10 +7,10 @@ from nasarena.runner.presets import PRESETS, preset
 
 
 @pytest.mark.parametrize("name, setup, caching, smac_evaluations, optimizers", [
-    ("anytime-O", "O", False, 3, {"re", "smac", "irace"}),
-    ("anytime-C", "C", True, 1, {"re", "smac", "irace"}),
-    ("anytime-VS", "VS", False, 3, {"re", "smac"}),
-    ("anytime-CVS", "CVS", True, 1, {"re", "smac"}),
+    ("anytime-O", "O", False, 3, {"re", "smac3", "irace"}),
+    ("anytime-C", "C", True, 1, {"re", "smac3", "irace"}),
+    ("anytime-VS", "VS", False, 3, {"re", "smac3"}),
+    ("anytime-CVS", "CVS", True, 1, {"re", "smac3"}),
 ])
 def test_presets_expand_to_the_documented_settings(name, setup, caching, smac_evaluations, optimizers):
     specs = preset(name).specs(["nb101-lite", "nb101-noisy"])
@@ -20,7 +20,7 @@ def test_presets_expand_to_the_documented_settings(name, setup, caching, smac_ev
     assert {s.budget.seconds for s in specs} == {1e7} and {s.budget.evaluations for s in specs} == {100_000}
     assert {s.setup for s in specs} == {setup}
     assert {s.run_settings.caching for s in specs} == {caching}
-    smac = {dict(s.optimizer_settings)["repeated_evaluations"] for s in specs if s.optimizer == "smac"}
+    smac = {dict(s.optimizer_settings)["repeated_evaluations"] for s in specs if s.optimizer == "smac3"}
     assert smac == {smac_evaluations}
     variable = {dict(s.optimizer_settings).get("encoding") for s in specs if s.optimizer != "irace"}
     assert variable == ({"variable_size"} if "VS" in setup else {None})
@@ -40,7 +40,7 @@ def test_preset_settings_construct_their_optimizers(lite):
 
     for name in PRESETS:
         for run in preset(name).runs:
-            if run.optimizer != "smac":  # SMAC3 is optional and slow to build; its settings are checked above
+            if run.optimizer != "smac3":  # SMAC3 is optional and slow to build; its settings are checked above
                 make(run.optimizer, lite.space, seed=0, **run.settings)
 
 
@@ -95,7 +95,7 @@ def test_cli_names_the_presets_when_one_is_unknown(tmp_path):
 def test_a_preset_runs_the_chosen_optimizers_and_seeds_and_refuses_the_others():
     specs = preset("anytime-O").specs(["nb101-lite"], seeds=[3], optimizers=["re", "irace"])
     assert sorted(s.optimizer for s in specs) == ["irace", "re"] and {s.seed for s in specs} == {3}
-    with pytest.raises(InvalidSettingError, match="runs re, smac; not irace.*variable-size"):
+    with pytest.raises(InvalidSettingError, match="runs re, smac3; not irace.*variable-size"):
         preset("anytime-VS").specs(["nb101-lite"], optimizers=["irace"])
 
 

@@ -11,11 +11,12 @@ import pytest
 
 pytest.importorskip("ConfigSpace")
 pytest.importorskip("optuna")
-pytest.importorskip("smac")
+pytest.importorskip("smac3")
 
 import ConfigSpace as CS  # noqa: E402
 import optuna  # noqa: E402
 
+from nasarena.errors import InvalidSettingError  # noqa: E402
 from nasarena.optimizers import Observation, available, make  # noqa: E402
 from nasarena.optimizers.config_bridge import OptunaBridge  # noqa: E402
 from nasarena.runner import Budget, run  # noqa: E402
@@ -28,15 +29,15 @@ def _trials_per_config(optimizer) -> Counter:
 
 
 def test_smac_is_registered_with_the_nb101_papers_settings(lite):
-    assert "smac" in {entry.name for entry in available()}
-    assert make("smac", lite.space).settings() == {
+    assert "smac3" in {entry.name for entry in available()}
+    assert make("smac3", lite.space).settings() == {
         "encoding": "categorical", "repeated_evaluations": 1, "n_trees": 5, "random_fraction": 0.33,
         "retrain_after": 8,
     }
 
 
 @pytest.mark.parametrize("settings, message", [
-    ({"repeated_evaluations": 0}, "'smac': setting repeated_evaluations=0 is too small; repeated_evaluations must "
+    ({"repeated_evaluations": 0}, "'smac3': setting repeated_evaluations=0 is too small; repeated_evaluations must "
                                   "be a whole number >= 1"),
     ({"n_trees": 0}, "n_trees=0 is too small; n_trees must be a whole number >= 1"),
     ({"random_fraction": 1.5}, "random_fraction=1.5 is too large; random_fraction must be a number in \\[0, 1\\]"),
@@ -45,18 +46,18 @@ def test_smac_is_registered_with_the_nb101_papers_settings(lite):
 ])
 def test_smac_rejects_bad_settings(lite, settings, message):
     with pytest.raises(ValueError, match=message):
-        make("smac", lite.space, **settings)
+        make("smac3", lite.space, **settings)
 
 
 def test_smac_contract_determinism_and_one_evaluation_per_config(lite, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     leftovers = set(Path(tempfile.gettempdir()).glob("nasarena-smac-*"))
-    optimizer = make("smac", lite.space, seed=3)
+    optimizer = make("smac3", lite.space, seed=3)
     first = run(lite, optimizer, Budget(evaluations=20), seed=3)
-    again = run(lite, make("smac", lite.space, seed=3), Budget(evaluations=20), seed=3)
+    again = run(lite, make("smac3", lite.space, seed=3), Budget(evaluations=20), seed=3)
     assert len(first) == 20 and first.arch_id.str.len().eq(32).all()
     assert first.drop(columns="optimizer_cpu_time").equals(again.drop(columns="optimizer_cpu_time"))
-    proposals = [make("smac", lite.space, seed=seed).ask().arch.original_matrix for seed in (3, 3, 4, 5)]
+    proposals = [make("smac3", lite.space, seed=seed).ask().arch.original_matrix for seed in (3, 3, 4, 5)]
     assert proposals[0] == proposals[1] and len(set(proposals[1:])) == 3  # the seed decides
     assert (np.diff(first.incumbent_valid_accuracy) >= 0).all()
     assert set(_trials_per_config(optimizer).values()) == {1}
@@ -65,7 +66,7 @@ def test_smac_contract_determinism_and_one_evaluation_per_config(lite, tmp_path,
 
 
 def test_smac_tells_one_minus_accuracy_and_invalid_cells_cost_one(lite):
-    optimizer = make("smac", lite.space, seed=0)
+    optimizer = make("smac3", lite.space, seed=0)
     history = optimizer.facade.runhistory
     told = {"valid": False, "invalid": False}
     for _ in range(200):
@@ -83,7 +84,7 @@ def test_smac_tells_one_minus_accuracy_and_invalid_cells_cost_one(lite):
 
 
 def test_smac_repeated_evaluations_requery_the_same_architecture(lite):
-    optimizer = make("smac", lite.space, seed=1, repeated_evaluations=3)
+    optimizer = make("smac3", lite.space, seed=1, repeated_evaluations=3)
     trajectory = run(lite, optimizer, Budget(evaluations=30), seed=1)
     counts = _trials_per_config(optimizer)
     assert max(counts.values()) == 3  # the incumbent raced on three seeds, never more
@@ -92,25 +93,32 @@ def test_smac_repeated_evaluations_requery_the_same_architecture(lite):
 
 def test_smac_runs_on_every_nb101_encoding_and_on_nb201(lite, nb201):
     for encoding in ("variable_size", "continuous"):
-        trajectory = run(lite, make("smac", lite.space, seed=2, encoding=encoding), Budget(evaluations=10), seed=2)
+        trajectory = run(lite, make("smac3", lite.space, seed=2, encoding=encoding), Budget(evaluations=10), seed=2)
         assert len(trajectory) == 10 and trajectory.arch_id.str.len().eq(32).all()
-    trajectory = run(nb201, make("smac", nb201.space, seed=2), Budget(evaluations=16), seed=2,
+    trajectory = run(nb201, make("smac3", nb201.space, seed=2), Budget(evaluations=16), seed=2,
                      settings=RunSettings(n_workers=2))
     assert len(trajectory) == 16 and trajectory.arch_id.str.startswith("|").all()
     assert trajectory.arch_id.nunique() == 16  # every NB201 configuration is its own cell
 
 
-@pytest.mark.parametrize("encoding", ["categorical", "variable_size", "continuous"])
-def test_tpe_runs_deterministically_on_every_encoding(lite, encoding):
-    first = run(lite, make("tpe", lite.space, seed=2, encoding=encoding), Budget(evaluations=20), seed=2)
-    again = run(lite, make("tpe", lite.space, seed=2, encoding=encoding), Budget(evaluations=20), seed=2)
-    other = run(lite, make("tpe", lite.space, seed=5, encoding=encoding), Budget(evaluations=20), seed=5)
+@pytest.mark.parametrize("name, encoding", [("tpe-optuna", "categorical"), ("tpe-optuna", "variable_size"),
+                                            ("tpe-optuna", "continuous"), ("tpe", "categorical")])
+def test_tpe_runs_deterministically_on_every_encoding(lite, name, encoding):
+    first = run(lite, make(name, lite.space, seed=2, encoding=encoding), Budget(evaluations=20), seed=2)
+    again = run(lite, make(name, lite.space, seed=2, encoding=encoding), Budget(evaluations=20), seed=2)
+    other = run(lite, make(name, lite.space, seed=5, encoding=encoding), Budget(evaluations=20), seed=5)
     assert len(first) == 20 and first.arch_id.equals(again.arch_id) and not first.arch_id.equals(other.arch_id)
-    assert make("tpe", lite.space, encoding=encoding).settings()["encoding"] == encoding
+    assert make(name, lite.space, encoding=encoding).settings()["encoding"] == encoding
+
+
+@pytest.mark.parametrize("encoding, why", [("variable_size", "conditional"), ("continuous", "Uniform")])
+def test_tpe_refuses_encodings_it_does_not_model_and_names_the_reference(lite, encoding, why):
+    with pytest.raises(InvalidSettingError, match=f"{why}.*tpe-optuna"):
+        make("tpe", lite.space, encoding=encoding)
 
 
 def test_tpe_suggests_only_the_active_variable_size_parameters(lite):
-    optimizer = make("tpe", lite.space, seed=0, encoding="variable_size", n_startup_trials=5)
+    optimizer = make("tpe-optuna", lite.space, seed=0, encoding="variable_size", n_startup_trials=5)
     run(lite, optimizer, Budget(evaluations=25), seed=0)
     trials = optimizer.study.trials
     assert len({trial.params["num_vertices"] for trial in trials}) > 2
@@ -121,7 +129,7 @@ def test_tpe_suggests_only_the_active_variable_size_parameters(lite):
 
 
 def test_tpe_multivariate_handles_conditional_parameters(lite):
-    trajectory = run(lite, make("tpe", lite.space, seed=1, encoding="variable_size", multivariate=True),
+    trajectory = run(lite, make("tpe-optuna", lite.space, seed=1, encoding="variable_size", multivariate=True),
                      Budget(evaluations=25), seed=1)
     assert len(trajectory) == 25
 

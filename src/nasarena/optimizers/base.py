@@ -256,7 +256,9 @@ REGISTRY = Registry("optimizer", {
     "reinforce": "nasarena.optimizers.reinforce:Reinforce",
     "rs": "nasarena.optimizers.random_search:RandomSearch",
     "smac": "nasarena.optimizers.smac:SMAC",
+    "smac3": "nasarena.optimizers.smac3:SMAC3",
     "tpe": "nasarena.optimizers.tpe:TPE",
+    "tpe-optuna": "nasarena.optimizers.tpe_optuna:TPEOptuna",
 })
 
 

@@ -1,132 +1,225 @@
-"""SMAC (Hutter et al. 2011) through SMAC3 2.x's ask/tell, over a ConfigSpace encoding of the space.
+"""SMAC (Hutter et al. 2011) as SMAC3 2.x's hyperparameter-optimisation facade runs it, vectorised.
 
-The NB101 paper's setting (Supplement S2.2) is the default: SMAC3's hyperparameter-optimisation
-facade (random-forest surrogate, expected improvement, local and random search for the next
-configuration) with a forest of 5 trees, a third of the configurations drawn at random, and at
-most one evaluation per configuration. ``repeated_evaluations`` > 1 is the anytime paper's
-variant: SMAC's intensifier races challengers against the incumbent on up to that many seeds,
-so configurations are re-queried (on a deterministic table the results repeat). As in the
-original scripts (``initial_incumbent: RANDOM``), the search starts from one random
-configuration rather than SMAC3's Sobol design of 10 configurations per parameter.
+The algorithm is the one :class:`~.smac3.SMAC3` (``smac3``) gets from SMAC3 itself with the NB101
+paper's settings, and that optimizer is the reference this one is tested against
+(``bench/bench_equivalence.py``, ``tests/test_smac_equivalence.py``). Configurations are the
+category indices of a categorical encoding (``space.config_space(encoding)``; conditional ones
+such as DARTS' through :class:`~.categorical_configs.CategoricalConfigs`), which is also how
+SMAC3 hands them to its model (an inactive parameter as one more category):
 
-SMAC minimises cost = 1 - validation accuracy; invalid architectures cost 1 (accuracy 0), the
-original convention. The runner owns the budget, so the scenario has unlimited trials and
-walltime. SMAC3 writes its state into an output directory only when it is built (this wrapper
-never asks ``tell`` to save), so a temporary directory serves and is removed straight away:
-nothing lands in the working directory. SMAC3 is imported only when a SMAC optimizer is built.
+* **start**: one random configuration (the original scripts' ``initial_incumbent: RANDOM``);
+* **model** (refitted after every ``retrain_after`` proposals, once new results arrived):
+  costs ``1 - validation accuracy`` (invalid architectures cost 1) scaled as SMAC3's log-scaled
+  run-history encoder does (to ``(0, 1]`` above a floor set by the 5th percentile, then the log),
+  and a :class:`~.random_forest.LogForest` of ``n_trees`` trees on them;
+* **acquisition**: log expected improvement over the incumbent, whose value is the lowest
+  predicted cost among the evaluated configurations;
+* **acquisition search** (SMAC3's ``LocalAndSortedRandomSearch``): 5,000 random configurations
+  scored, and local searches started from the 10 best of them and from the 10 evaluated
+  configurations with the lowest predicted cost; a local search moves to the first neighbour
+  (one active parameter changed, children it activates at their defaults, neighbours in
+  random order) that improves the acquisition, walks onto
+  an equal neighbour when none does (at most 10 such plateau steps) and stops at a local
+  optimum; the end points, best first, are the challengers;
+* **proposals** (SMAC3's ``ChallengerList`` and config selector): each is a random
+  configuration with probability ``random_fraction``, otherwise the next challenger;
+  configurations already proposed are skipped; when the challengers run out, random ones
+  fill up to ``retrain_after``.
+
+What makes it fast (``bench/bench_optimizer_cpu.py``): configurations are rows of an integer
+matrix, not ``Configuration`` objects compared attribute by attribute; the 5,000 random
+candidates are one array; all local searches advance in lockstep, every active search's whole
+neighbourhood scored in one forest call; the forest predicts without scikit-learn's per-call
+validation. SMAC3's local search scans a neighbourhood in growing batches and stops at the first
+improvement; scoring it whole and taking the first improvement in the same random order chooses
+the same neighbour. The random stream is nasarena's, so the same seed does not give SMAC3's
+trajectory; the equivalence study compares distributions.
+
+Not here (``smac3`` runs them): encodings with numeric parameters (NB101's ``continuous`` and
+``variable_size``) and ``repeated_evaluations`` > 1, SMAC3's intensifier racing challengers
+against the incumbent on several seeds.
 """
 
 from __future__ import annotations
 
-import logging
-import sys
-import tempfile
-from pathlib import Path
+import numpy as np
+from scipy.special import ndtr
 
-from ..errors import import_extra
 from .base import Observation, Optimizer, Setting, Trial
+from .categorical_configs import CategoricalConfigs
+from .random_forest import LogForest
 
-#: Random configurations scored per acquisition search: SMAC3 1.x's default (``acq_opt_challengers``,
-#: the generation of the NB101 paper's SMAC); the 2.x facade's 10,000 doubles the cost of a search.
+#: Random configurations scored per acquisition search (SMAC3 1.x's ``acq_opt_challengers``).
 ACQUISITION_CHALLENGERS = 5000
+#: Local searches started from the best random configurations, and as many from evaluated ones.
+LOCAL_SEARCH_STARTS = 10
+#: Steps onto equally good neighbours a local search may take (SMAC3's ``n_steps_plateau_walk``).
+PLATEAU_STEPS = 10
+#: SMAC3's log-scaled encoder: the percentile below the minimum cost that sets the scale's floor.
+SCALE_PERCENTILE = 5
+VERY_SMALL = 1e-10
 
 
-def _import_smac():
-    smac = import_extra("smac", "the smac optimizer")
-    from smac.initial_design import RandomInitialDesign
-    from smac.main.exceptions import ConfigurationSpaceExhaustedException
-    from smac.runhistory.dataclasses import TrialValue
+def log_scaled(costs: np.ndarray) -> np.ndarray:
+    """Costs as SMAC3's ``RunHistoryLogScaledEncoder`` gives them to the model."""
+    low, high = costs.min(), costs.max()
+    floor = low - (np.percentile(costs, SCALE_PERCENTILE) - low) - VERY_SMALL
+    if floor == high:
+        floor *= 1 - VERY_SMALL
+    return np.log((costs - floor) / (high - floor))
 
-    return smac, RandomInitialDesign, ConfigurationSpaceExhaustedException, TrialValue
 
-
-def _forest(scenario, n_trees: int):
-    """The facade's random forest (``HyperparameterOptimizationFacade.get_model``), made cheap.
-
-    Two changes that keep the model (fully grown randomised trees, same options otherwise) and
-    remove most of SMAC's overhead (see ``bench/bench_smac.py``):
-
-    - one thread: SMAC3 predicts with every core (joblib threads), and the acquisition search
-      predicts in many small batches, so on few or busy cores the hand-offs cost more than
-      the trees; one thread also keeps experiments run side by side from competing;
-    - no leaf limit instead of SMAC3's ``max_leaf_nodes=2**20``, which switches scikit-learn
-      to its best-first builder and its allocations (~80 ms per tree on 100 points, against
-      ~1 ms depth-first). Trees are grown until pure either way; only the order in which the
-      random split thresholds are drawn differs.
-    """
-    from smac.model.random_forest import RandomForest
-
-    return RandomForest(scenario.configspace, log_y=True, n_trees=n_trees, bootstrapping=True, ratio_features=1.0,
-                        min_samples_split=2, min_samples_leaf=1, max_depth=2**20, max_leaf_nodes=None,
-                        instance_features=scenario.instance_features, seed=scenario.seed, n_jobs=1)
+def log_expected_improvement(mean: np.ndarray, variance: np.ndarray, best: float) -> np.ndarray:
+    """SMAC3's ``EI(log=True)`` of predicted log costs against the incumbent's ``best`` (xi = 0)."""
+    std = np.sqrt(variance)
+    v = (best - mean) / std
+    return np.exp(best) * ndtr(v) - np.exp(0.5 * variance + mean) * ndtr(v - std)
 
 
 class SMAC(Optimizer):
-    """SMAC3 driven by ask/tell; settings are the NB101 paper's SMAC meta-parameters.
-
-    ``retrain_after`` is SMAC3's number of configurations proposed between refits of the
-    forest and new acquisition searches (SMAC3's default, 8): lower follows the data more
-    closely, higher is cheaper (see ``bench/bench_smac.py``).
-    """
+    """SMAC3's algorithm on integer configuration matrices; settings are the NB101 paper's SMAC's."""
 
     name = "smac"
-    summary = "SMAC3 (random forest of 5 trees, EI) over a ConfigSpace encoding; one evaluation per config"
+    summary = "SMAC: SMAC3's random forest (5 trees), log EI and local search, vectorised; categorical encodings"
 
     SETTINGS = {
-        "encoding": Setting(str, "the space's ConfigSpace encoding SMAC searches (e.g. categorical)"),
-        "repeated_evaluations": Setting(int, "evaluations per configuration (the intensifier's max_config_calls)",
-                                        low=1),
+        "encoding": Setting(str, "the space's ConfigSpace encoding SMAC searches (categorical parameters only)"),
         "n_trees": Setting(int, "trees of the random forest", low=1),
         "random_fraction": Setting(float, "probability of a random configuration instead of the acquisition's",
                                    low=0, high=1),
         "retrain_after": Setting(int, "configurations proposed between refits of the forest", low=1),
     }
 
-    def __init__(self, space, seed=0, *, encoding: str = "categorical", repeated_evaluations: int = 1,
-                 n_trees: int = 5, random_fraction: float = 0.33, retrain_after: int = 8):
+    def __init__(self, space, seed=0, *, encoding: str = "categorical", n_trees: int = 5,
+                 random_fraction: float = 0.33, retrain_after: int = 8):
         super().__init__(space, seed)
-        smac, RandomInitialDesign, self._exhausted, self._trial_value = _import_smac()
         self.encoding = encoding
-        self.repeated_evaluations = repeated_evaluations
         self.n_trees = n_trees
         self.random_fraction = float(random_fraction)
         self.retrain_after = retrain_after
-        logging.getLogger("smac").setLevel(logging.ERROR)  # e.g. "could not return a new configuration"
+        self._configs = CategoricalConfigs(space.config_space(encoding), "smac", "smac3")
+        self._sizes = self._configs.sizes
+        self._neighbour_moves = np.array([(j, v) for j, size in enumerate(self._sizes) for v in range(size)])
+        self._proposed: set[bytes] = set()
+        self._previous: list[np.ndarray] = []  # proposed configurations, in order (evaluated or pending)
+        self._told: list[np.ndarray] = []
+        self._costs: list[float] = []
+        self._trained_on = -1
+        self._challengers: list[np.ndarray] = []
+        self._yielded = 0  # proposals since the last refit
+        self._pending: dict[int, np.ndarray] = {}
 
-        facade = smac.HyperparameterOptimizationFacade
-        with tempfile.TemporaryDirectory(prefix="nasarena-smac-") as directory:
-            scenario = smac.Scenario(
-                space.config_space(encoding),
-                output_directory=Path(directory),
-                deterministic=self.repeated_evaluations == 1,  # a single seed, so one evaluation per configuration
-                n_trials=sys.maxsize,
-                walltime_limit=float("inf"),
-                seed=int(self.rng.integers(2**31)),
-            )
-            self.facade = facade(
-                scenario,
-                model=_forest(scenario, self.n_trees),
-                acquisition_maximizer=facade.get_acquisition_maximizer(scenario, challengers=ACQUISITION_CHALLENGERS),
-                initial_design=RandomInitialDesign(scenario, n_configs=1),
-                random_design=facade.get_random_design(scenario, probability=self.random_fraction),
-                intensifier=facade.get_intensifier(scenario, max_config_calls=self.repeated_evaluations),
-                config_selector=facade.get_config_selector(scenario, retrain_after=self.retrain_after),
-                logging_level=False,
-                overwrite=True,
-            )
-        self._pending: dict[int, object] = {}
-
+    # -- proposals -----------------------------------------------------------------------------
     def _ask(self, number: int) -> Trial:
-        try:
-            info = self.facade.ask()
-        except (StopIteration, self._exhausted):
-            raise RuntimeError("SMAC found no configuration left to evaluate: "
-                               f"the {self.encoding!r} configuration space looks exhausted") from None
-        trial = Trial(self.space.from_config(info.config, self.encoding))
-        self._pending[number] = info
-        return trial
+        vector = self._next_configuration()
+        self._proposed.add(vector.tobytes())
+        self._previous.append(vector)
+        self._pending[number] = vector
+        return Trial(self.space.from_config(self._configs.config(vector), self.encoding))
+
+    def _random(self, count: int | None = None) -> np.ndarray:
+        return self._configs.random(self.rng, count)
+
+    def _next_configuration(self) -> np.ndarray:
+        if not self._told:  # the initial design, and whatever is asked before a first result
+            return self._unproposed_random()
+        if self._yielded >= self.retrain_after or self._trained_on == -1:
+            if len(self._told) != self._trained_on:
+                self._refit()
+            self._challengers = self._search()[::-1]  # best last, for pop()
+            self._yielded = 0
+        self._yielded += 1
+        while True:
+            if self.rng.random() < self.random_fraction:
+                candidate = self._random()
+            elif self._challengers:
+                candidate = self._challengers.pop()
+            else:
+                return self._unproposed_random()
+            if candidate.tobytes() not in self._proposed:
+                return candidate
+
+    def _unproposed_random(self) -> np.ndarray:
+        for _ in range(10_000):
+            candidate = self._random()
+            if candidate.tobytes() not in self._proposed:
+                return candidate
+        raise RuntimeError(f"SMAC found no configuration left to evaluate: the {self.encoding!r} configuration "
+                           "space looks exhausted")
+
+    # -- model and acquisition -----------------------------------------------------------------
+    def _refit(self) -> None:
+        told = self._model_input(np.array(self._told))
+        self._forest = LogForest(self.n_trees, self.rng)
+        self._forest.fit(told, log_scaled(np.array(self._costs)))
+        self._best = float(self._forest.predict(told)[0].min())
+        self._trained_on = len(self._told)
+
+    def _model_input(self, configurations: np.ndarray) -> np.ndarray:
+        """What the forest sees: an inactive parameter as one more category (SMAC3's imputation)."""
+        return np.where(configurations < 0, self._sizes, configurations)
+
+    def _acquisition(self, configurations: np.ndarray) -> np.ndarray:
+        return log_expected_improvement(*self._forest.predict(self._model_input(configurations)), self._best)
+
+    def _by_random_tiebreak(self, keys: np.ndarray) -> np.ndarray:
+        """Indices sorting ``keys`` ascending, ties in random order (SMAC3's ``lexsort`` with a random key)."""
+        return np.lexsort((self.rng.random(len(keys)), keys))
+
+    def _search(self) -> list[np.ndarray]:
+        """Challengers, best first: the end points of the local searches."""
+        randoms = self._random(ACQUISITION_CHALLENGERS)
+        best_randoms = randoms[self._by_random_tiebreak(-self._acquisition(randoms))[:LOCAL_SEARCH_STARTS]]
+        previous = np.array(self._previous)
+        if len(previous) < LOCAL_SEARCH_STARTS:
+            starts = np.concatenate([self._random(LOCAL_SEARCH_STARTS - len(previous)), previous, best_randoms])
+        else:
+            predicted = self._forest.predict(self._model_input(previous))[0]
+            starts = np.concatenate([previous[self._by_random_tiebreak(predicted)[:LOCAL_SEARCH_STARTS]], best_randoms])
+        starts = np.unique(starts, axis=0)
+        ends, values = self._local_search(starts)
+        order = self.rng.permutation(len(ends))
+        ends, values = ends[order], values[order]
+        return list(ends[np.argsort(-values, kind="stable")])
+
+    def _local_search(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """First-improvement local searches with plateau walks, all advanced together."""
+        points = points.copy()
+        values = self._acquisition(points)
+        plateau_steps = np.zeros(len(points), dtype=np.int64)
+        active = np.ones(len(points), dtype=bool)
+        moves = self._neighbour_moves
+        while active.any():
+            searching = np.flatnonzero(active)
+            # every move of every active search, in a random order per search; moves that keep the value are dropped
+            order = np.argsort(self.rng.random((len(searching), len(moves))), axis=1)
+            parameter, value = moves[order, 0], moves[order, 1]
+            rows = np.arange(len(searching))[:, None]
+            was = points[searching][rows, parameter]
+            real = (was >= 0) & (was != value)  # a change of one active parameter
+            neighbours = np.repeat(points[searching][:, None, :], len(moves), axis=1)
+            neighbours[rows, np.arange(len(moves))[None, :], parameter] = value
+            neighbours = self._configs.settle(neighbours.reshape(-1, len(self._sizes)))
+            scores = self._acquisition(neighbours).reshape(len(searching), len(moves))
+            neighbours = neighbours.reshape(len(searching), len(moves), -1)
+            current = values[searching][:, None]
+            better = real & (scores > current)
+            equal = real & (scores == current)
+            for row, search in enumerate(searching):
+                if better[row].any():
+                    first = np.argmax(better[row])
+                elif equal[row].any() and plateau_steps[search] < PLATEAU_STEPS:
+                    first = np.argmax(equal[row])
+                    plateau_steps[search] += 1
+                else:
+                    active[search] = False
+                    continue
+                points[search] = neighbours[row, first]
+                values[search] = scores[row, first]
+                if plateau_steps[search] >= PLATEAU_STEPS:
+                    active[search] = False
+        return points, values
 
     def _tell(self, trial: Trial, observation: Observation) -> None:
-        info = self._pending.pop(trial.number)
-        accuracy = observation.valid_accuracy if observation.valid else 0.0
-        self.facade.tell(info, self._trial_value(cost=1.0 - accuracy, time=observation.cost_seconds), save=False)
+        self._told.append(self._pending.pop(trial.number))
+        self._costs.append(1.0 - (observation.valid_accuracy if observation.valid else 0.0))

@@ -1,57 +1,150 @@
-"""TPE (Bergstra et al. 2011) through Optuna's ``TPESampler``, over a ConfigSpace encoding of the space.
+"""TPE (Bergstra et al. 2011) on categorical encodings: Optuna's univariate estimator, vectorised.
 
-The parameters are those of ``space.config_space(encoding)``, suggested define-by-run through
-:class:`~.config_bridge.OptunaBridge`, so TPE runs on every encoding: the default
-``categorical`` is the NB101 paper's (21 edges and 5 ops; NB201: 6 edges), and the NB101
-paper's Supplement S3 found TPE much stronger on the ``continuous`` one. Optuna's defaults are
-kept, as the NB101 paper kept hyperopt's, except that TPE stays univariate as hyperopt's was.
-Invalid architectures are told as accuracy 0, the convention of the original benchmarking
-code; Optuna is imported only when a TPE optimizer is built.
+The algorithm is Optuna's ``TPESampler`` with its defaults, univariate as hyperopt's was
+(the NB101 paper's TPE); :class:`~.tpe_optuna.TPEOptuna` (``tpe-optuna``) runs the library
+itself and is the reference this one is tested against (``tests/test_vectorised_optimizers.py``,
+``bench/bench_equivalence.py``). Per ask, after ``n_startup_trials`` random trials:
+
+* the told trials are ranked by accuracy (ties: earlier trial first) and the best
+  ``min(ceil(n / 10), 25)`` form the good set, the rest the bad set;
+* each set is a Parzen mixture with one kernel per trial plus a uniform prior kernel of weight
+  1; good trials weigh 1, bad ones Optuna's ramp (older trials less once there are more than
+  25); a trial's kernel over a parameter with ``c`` choices puts ``1 + 1 / K`` on its own
+  value and ``1 / K`` on every other one, normalised (``K``: kernels of the set);
+* for every parameter, 24 candidates are drawn from the good mixture and the one with the
+  largest ``log l(x) - log g(x)`` is taken; a parameter's mixtures hold only the trials where it
+  was active, and a suggested value is dropped where a condition makes it inactive (Optuna's
+  define-by-run suggestion, through :class:`~.config_bridge.OptunaBridge` in ``tpe-optuna``).
+
+Why not Optuna itself: its sampler rebuilds every parameter's estimator from trial objects,
+one parameter at a time, so a suggestion costs milliseconds that grow with the history (10-36
+ms per NB101 evaluation). Here each parameter's mixture over categories is a weighted count,
+so one ``bincount`` over a preallocated matrix of the told configurations gives every
+parameter's good and bad densities at once; drawing a candidate from the mixture (a kernel,
+then a category from it) is drawing from that marginal, so the candidate distribution and the
+acquisition are Optuna's exactly, while the random stream is nasarena's (the same seed does
+not give Optuna's trajectory; the equivalence study compares distributions).
+
+Encodings: parameters categorical, ordinal (unordered, as Optuna treats it) or constant, with
+equality or membership conditions (:class:`~.categorical_configs.CategoricalConfigs`): the
+``categorical`` encoding of every space, DARTS' conditional one included. Encodings with numeric
+parameters (NB101's ``continuous`` and ``variable_size``) and multivariate TPE are
+``tpe-optuna``'s. Invalid architectures are told as accuracy 0, the original convention.
 """
 
 from __future__ import annotations
 
-import warnings
+import math
 
-from ..errors import import_extra
+import numpy as np
+
 from .base import Observation, Optimizer, Setting, Trial
-from .config_bridge import OptunaBridge
+from .categorical_configs import CategoricalConfigs
+
+#: Candidates drawn from the good density per parameter (Optuna's ``n_ei_candidates``).
+CANDIDATES = 24
+#: Weight of the uniform prior kernel (Optuna's ``prior_weight``).
+PRIOR_WEIGHT = 1.0
+#: Trials that always keep full weight in the bad density (Optuna's ``default_weights``).
+FLAT_WEIGHTS = 25
+
+
+def good_set_size(told: int) -> int:
+    """Trials in the good density: Optuna's ``default_gamma``, ``min(ceil(n / 10), 25)``."""
+    return min(math.ceil(0.1 * told), 25)
+
+
+def ramp_weights(active: np.ndarray) -> np.ndarray:
+    """Optuna's ``default_weights`` for each parameter's observations (``active``: trials x parameters,
+    trials in trial-number order): flat up to 25 observations, then a ramp from ``1 / n`` for the
+    oldest up to 1, with the newest 25 at 1; 0 where the parameter was inactive."""
+    count = active.sum(axis=0)
+    rank = np.cumsum(active, axis=0) - 1  # among the parameter's observations
+    ramp_length = count - FLAT_WEIGHTS  # observations on the ramp (none below 26)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        step = np.where(ramp_length > 1, (1.0 - 1.0 / count) / (ramp_length - 1), 0.0)
+        weights = np.where(rank < ramp_length, 1.0 / count + step * rank, 1.0)
+    return np.where(active, weights, 0.0)
+
+
+class CategoricalParzen:
+    """Every parameter's Parzen mixture over its categories, as one (parameters x categories) table.
+
+    ``sizes`` are the parameters' numbers of categories; columns beyond a parameter's size
+    have probability 0.
+    """
+
+    def __init__(self, sizes: np.ndarray):
+        self.sizes = sizes
+        self.width = int(sizes.max())
+        self.offsets = np.arange(len(sizes)) * self.width
+        self.real = np.arange(self.width)[None, :] < sizes[:, None]
+
+    def probabilities(self, configurations: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """p[j, c] of each parameter's mixture: one kernel per trial where the parameter was active
+        (``configurations``: category indices, -1 inactive; ``weights`` per entry, 0 where inactive)
+        and the uniform prior kernel."""
+        weight_sums = weights.sum(axis=0)
+        total = weight_sums + PRIOR_WEIGHT
+        spread = PRIOR_WEIGHT / ((configurations >= 0).sum(axis=0) + 1)  # each kernel's mass on every category
+        counts = np.bincount((np.maximum(configurations, 0) + self.offsets).ravel(), weights=weights.ravel(),
+                             minlength=len(self.sizes) * self.width).reshape(len(self.sizes), self.width)
+        per_trial = ((weight_sums * spread)[:, None] + counts) / (total * (self.sizes * spread + 1.0))[:, None]
+        prior = (PRIOR_WEIGHT / total / self.sizes)[:, None]
+        return np.where(self.real, per_trial + prior, 0.0)
 
 
 class TPE(Optimizer):
     name = "tpe"
-    summary = "TPE via Optuna's TPESampler over a ConfigSpace encoding (default categorical; Optuna defaults)"
+    summary = "TPE: Optuna's univariate estimator (defaults) vectorised over a categorical encoding"
 
     SETTINGS = {
         "n_startup_trials": Setting(int, "random trials before TPE's densities are used", low=0),
-        "multivariate": Setting(bool, "one joint density over all parameters instead of one per parameter"),
-        "encoding": Setting(str, "the space's ConfigSpace encoding TPE searches (e.g. categorical)"),
+        "encoding": Setting(str, "the space's ConfigSpace encoding TPE searches (categorical parameters only)"),
     }
 
-    def __init__(self, space, seed=0, *, n_startup_trials: int = 10, multivariate: bool = False,
-                 encoding: str = "categorical"):
+    def __init__(self, space, seed=0, *, n_startup_trials: int = 10, encoding: str = "categorical"):
         super().__init__(space, seed)
-        optuna = import_extra("optuna", "the tpe optimizer")
-        optuna.logging.set_verbosity(optuna.logging.WARNING)
         self.n_startup_trials = n_startup_trials
-        self.multivariate = multivariate
         self.encoding = encoding
-        self.bridge = OptunaBridge(space.config_space(encoding))
-        with warnings.catch_warnings():
-            # group=True is experimental in Optuna; it is what makes multivariate TPE handle conditions
-            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-            sampler = optuna.samplers.TPESampler(seed=int(self.rng.integers(2**31)), n_startup_trials=n_startup_trials,
-                                                 multivariate=multivariate,
-                                                 group=multivariate and self.bridge.conditional)
-        self.study = optuna.create_study(direction="maximize", sampler=sampler)
-        self._pending: dict[int, object] = {}
+        self._configs = CategoricalConfigs(space.config_space(encoding), "tpe", "tpe-optuna")
+        self._sizes = self._configs.sizes
+        self._parzen = CategoricalParzen(self._sizes)
+        self._told = np.empty((64, len(self._sizes)), dtype=np.int64)  # category indices, grown by doubling
+        self._accuracies = np.empty(64)
+        self._count = 0
+        self._pending: dict[int, np.ndarray] = {}
 
     def _ask(self, number: int) -> Trial:
-        study_trial = self.study.ask()
-        trial = Trial(self.space.from_config(self.bridge.suggest(study_trial), self.encoding))
-        self._pending[number] = study_trial
-        return trial
+        if self._count < self.n_startup_trials:
+            vector = self._configs.random(self.rng)
+        else:
+            vector = self._suggest()
+        self._pending[number] = vector
+        return Trial(self.space.from_config(self._configs.config(vector), self.encoding))
+
+    def _suggest(self) -> np.ndarray:
+        """The argmax of ``l / g`` over each parameter's candidates drawn from ``l``."""
+        told, accuracies = self._told[: self._count], self._accuracies[: self._count]
+        ranked = np.argsort(-accuracies, kind="stable")
+        good_count = min(good_set_size(self._count), self._count)
+        good, bad = np.sort(ranked[:good_count]), np.sort(ranked[good_count:])
+        good_p = self._parzen.probabilities(told[good], (told[good] >= 0).astype(np.float64))
+        bad_p = self._parzen.probabilities(told[bad], ramp_weights(told[bad] >= 0))
+        cumulative = np.cumsum(good_p, axis=1)
+        draws = self.rng.random((CANDIDATES, len(self._sizes)))
+        candidates = np.minimum((cumulative[None, :, :] < draws[:, :, None]).sum(axis=2), self._sizes - 1)
+        columns = np.arange(len(self._sizes))
+        with np.errstate(divide="ignore"):
+            score = np.log(good_p[columns, candidates]) - np.log(bad_p[columns, candidates])
+        chosen = candidates[np.argmax(score, axis=0), columns]
+        return self._configs.settle(chosen[None, :])[0]
 
     def _tell(self, trial: Trial, observation: Observation) -> None:
-        study_trial = self._pending.pop(trial.number)
-        self.study.tell(study_trial, observation.valid_accuracy if observation.valid else 0.0)
+        vector = self._pending.pop(trial.number)
+        if self._count == len(self._told):
+            self._told = np.concatenate([self._told, np.empty_like(self._told)])
+            self._accuracies = np.concatenate([self._accuracies, np.empty_like(self._accuracies)])
+        self._told[self._count] = vector
+        self._accuracies[self._count] = observation.valid_accuracy if observation.valid else 0.0
+        self._count += 1

@@ -27,7 +27,7 @@ SEEDS = range(20)
 #: converged population (or a race) can re-query cached cells for free, so the clock may stop.
 MAX_QUERIES = 100_000
 BUDGET = Budget(seconds=1e7, evaluations=MAX_QUERIES)
-OPTIMIZERS = ("re", "smac", "irace")
+OPTIMIZERS = ("re", "smac3", "irace")
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ _NO_IRACE_VS = "irace: no variable-size encoding here (it samples the fixed 26-c
 def _setup(caching: bool, variable: bool) -> tuple[PresetRun, ...]:
     smac = {"repeated_evaluations": 1 if caching else 3}
     runs = [PresetRun("re", {"encoding": "variable_size"} if variable else {}, caching),
-            PresetRun("smac", {**smac, "encoding": "variable_size"} if variable else smac, caching)]
+            PresetRun("smac3", {**smac, "encoding": "variable_size"} if variable else smac, caching)]
     if not variable:
         runs.append(PresetRun("irace", {}, caching))
     return tuple(runs)

@@ -1,0 +1,122 @@
+"""Is a re-implemented optimizer the algorithm it reproduces? Final regrets, anytime curves and cost, side by side.
+
+Run: nice -n 5 .venv/bin/python bench/bench_equivalence.py NEW REFERENCE --benchmark nb201-cifar10
+     --seeds 100 --evaluations 300 [--seconds S] [--jobs 1] [--out results/equivalence] [--set KEY=VALUE ...]
+     [--only NAME]
+
+Both optimizers run seeds 0..S-1 on one benchmark under the same budget (``--evaluations`` and/or
+simulated ``--seconds``). Reported: each one's mean and median final incumbent test regret, the
+two-sided Mann-Whitney U test of the two final-regret distributions (a small p says they differ),
+the mean incumbent regret after 10, 20, 50, 100, ... evaluations (the anytime curves side by side),
+and each one's optimizer CPU per evaluation with their ratio. A re-implementation draws its own
+random stream, so seeds do not pair up; only distributions are compared. Each finished run is kept
+as one line of ``runs.jsonl`` in ``--out`` (named by benchmark and budget), so an interrupted study
+resumes where it stopped; ``--set`` settings (``name.key=value``) apply to both optimizers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+from scipy.stats import mannwhitneyu
+
+CHECKPOINTS = (10, 20, 50, 100, 200, 300, 500, 1000, 2000, 5000, 10000)
+_BENCHMARKS: dict = {}
+
+
+def one_run(task: tuple) -> dict:
+    """One seed of one optimizer: final regret, the regret at each checkpoint, CPU per evaluation."""
+    import nasarena
+    from nasarena.optimizers import make
+    from nasarena.runner import Budget, run
+
+    benchmark_name, name, settings, seed, evaluations, seconds = task
+    if benchmark_name not in _BENCHMARKS:
+        _BENCHMARKS[benchmark_name] = nasarena.benchmark(benchmark_name)
+    bench = _BENCHMARKS[benchmark_name]
+    frame = run(bench, make(name, bench.space, seed=seed, **settings), Budget(evaluations=evaluations, seconds=seconds),
+                seed=seed)
+    regret = frame.incumbent_test_regret.to_numpy()
+    return dict(optimizer=name, seed=seed, evaluations=len(frame), final=float(regret[-1]),
+                curve={str(n): float(regret[min(n, len(regret)) - 1]) for n in CHECKPOINTS},
+                cpu_ms=float(frame.optimizer_cpu_time.iloc[-1]) / len(frame) * 1e3)
+
+
+def settings_of(name: str, pairs: list[str]) -> dict:
+    values = {}
+    for pair in pairs:
+        key, value = pair.split("=", 1)
+        owner, _, setting = key.partition(".")
+        if owner == name:
+            try:
+                values[setting] = json.loads(value)
+            except json.JSONDecodeError:
+                values[setting] = value  # a bare string
+    return values
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("new")
+    parser.add_argument("reference")
+    parser.add_argument("--benchmark", default="nb201-cifar10")
+    parser.add_argument("--seeds", type=int, default=100)
+    parser.add_argument("--evaluations", type=int, default=None)
+    parser.add_argument("--seconds", type=float, default=None)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=Path("results/equivalence"))
+    parser.add_argument("--set", action="append", default=[], help="NAME.KEY=VALUE for one optimizer")
+    parser.add_argument("--only", default=None, help="run only this one of the two now (e.g. the slow reference, "
+                                                     "started before the new one exists); report when both ran")
+    options = parser.parse_args()
+    if options.evaluations is None and options.seconds is None:
+        parser.error("give --evaluations and/or --seconds")
+    budget = f"{options.evaluations or 'all'}evals-{options.seconds or 'inf'}s"
+    log = options.out / f"{options.benchmark}-{budget}" / "runs.jsonl"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    done = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    names = (options.new, options.reference)
+    have = {(r["optimizer"], r["seed"]) for r in done}
+    tasks = [(options.benchmark, name, settings_of(name, options.set), seed, options.evaluations, options.seconds)
+             for seed in range(options.seeds) for name in names
+             if (name, seed) not in have and options.only in (None, name)]
+    with ProcessPoolExecutor(options.jobs) as pool, log.open("a") as out:
+        for result in pool.map(one_run, tasks):
+            out.write(json.dumps(result) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+            done.append(result)
+    if options.only is None:
+        report(options, names, [r for r in done if r["seed"] < options.seeds])
+
+
+def report(options, names: tuple[str, str], results: list[dict]) -> None:
+    by_name = {name: [r for r in results if r["optimizer"] == name] for name in names}
+    finals = {name: np.array([r["final"] for r in runs]) for name, runs in by_name.items()}
+    cpu = {name: np.mean([r["cpu_ms"] for r in runs]) for name, runs in by_name.items()}
+    print(f"{options.benchmark}, budget: {options.evaluations or '-'} evaluations, {options.seconds or '-'} s; "
+          f"seeds 0..{options.seeds - 1}")
+    print(f"{'optimizer':14s} {'runs':>5s} {'evals':>7s} {'mean regret':>12s} {'median':>10s} {'CPU ms/eval':>12s}")
+    for name in names:
+        runs = by_name[name]
+        print(f"{name:14s} {len(runs):5d} {np.mean([r['evaluations'] for r in runs]):7.0f} {finals[name].mean():12.5f} "
+              f"{np.median(finals[name]):10.5f} {cpu[name]:12.3f}")
+    test = mannwhitneyu(finals[names[0]], finals[names[1]], alternative="two-sided")
+    print(f"Mann-Whitney U {test.statistic:.0f}, p = {test.pvalue:.3f}; CPU ratio {names[1]}/{names[0]} = "
+          f"{cpu[names[1]] / cpu[names[0]]:.1f}x")
+    print(f"mean incumbent regret after n evaluations: {'n':>6s} " + " ".join(f"{name:>14s}" for name in names))
+    longest = min(max(r["evaluations"] for r in runs) for runs in by_name.values())
+    for n in CHECKPOINTS:
+        if n <= longest:
+            means = [np.mean([r["curve"][str(n)] for r in by_name[name]])
+                     for name in names]
+            print(f"{'':43s} {n:6d} " + " ".join(f"{m:14.5f}" for m in means))
+
+
+if __name__ == "__main__":
+    main()

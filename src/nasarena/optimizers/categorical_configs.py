@@ -1,0 +1,97 @@
+"""Configurations of a categorical ConfigSpace encoding as rows of category indices.
+
+The vectorised re-implementations (``tpe``, ``smac``) keep configurations as integer vectors,
+one entry per parameter (``-1`` where a condition makes the parameter inactive, ConfigSpace's
+NaN), and turn a vector into the ``{name: value}`` mapping ``space.from_config`` reads only when
+an architecture is proposed. Conditions are compiled once into column tests, so the activity of
+thousands of configurations is a few numpy operations (``settle``). Encodings they cannot hold
+this way (numeric parameters, conditions other than equality and membership on a categorical
+parent, forbidden clauses) are refused with the name of the library-backed optimizer that runs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ..errors import InvalidSettingError
+
+Test = Callable[[np.ndarray], np.ndarray]  # rows of category indices -> bool per row
+
+
+class CategoricalConfigs:
+    """The parameters' names and values of ``config_space``, their conditions, and vector <-> configuration."""
+
+    def __init__(self, config_space, optimizer: str, reference: str):
+        import ConfigSpace as cs
+
+        def refuse(why: str) -> InvalidSettingError:
+            return InvalidSettingError(f"the {config_space.name!r} encoding {why}; the {optimizer} optimizer models "
+                                       f"categorical parameters with equality or membership conditions: use {reference}")
+
+        if config_space.forbidden_clauses:
+            raise refuse("has forbidden clauses")
+        self.names = list(config_space.keys())  # topological: parents before children
+        self.choices: list[tuple] = []
+        for name, hyperparameter in config_space.items():
+            if isinstance(hyperparameter, cs.CategoricalHyperparameter):
+                self.choices.append(tuple(hyperparameter.choices))
+            elif isinstance(hyperparameter, cs.OrdinalHyperparameter):  # unordered, as Optuna and SMAC3 treat it
+                self.choices.append(tuple(hyperparameter.sequence))
+            elif isinstance(hyperparameter, cs.Constant):
+                self.choices.append((hyperparameter.value,))
+            else:
+                raise refuse(f"has the {type(hyperparameter).__name__} parameter {name!r}")
+        #: Number of categories of each parameter.
+        self.sizes = np.array([len(c) for c in self.choices], dtype=np.int64)
+        #: Each parameter's default category, which a parameter takes when a change makes it active.
+        self.defaults = np.array([c.index(config_space[name].default_value) for name, c in zip(self.names, self.choices)])
+        column = {name: j for j, name in enumerate(self.names)}
+
+        def compile_condition(condition) -> Test:
+            if isinstance(condition, (cs.AndConjunction, cs.OrConjunction)):
+                parts = [compile_condition(part) for part in condition.components]
+                combine = np.logical_and if isinstance(condition, cs.AndConjunction) else np.logical_or
+                return lambda rows: combine.reduce([part(rows) for part in parts])
+            parent = condition.parent.name
+            if parent not in column:
+                raise refuse(f"has a condition on {parent!r}")
+            p, values = column[parent], self.choices[column[parent]]
+            if isinstance(condition, cs.EqualsCondition):
+                allowed = [values.index(condition.value)]
+            elif isinstance(condition, cs.NotEqualsCondition):
+                allowed = [i for i, v in enumerate(values) if v != condition.value]
+            elif isinstance(condition, cs.InCondition):
+                allowed = [values.index(v) for v in condition.values if v in values]
+            else:
+                raise refuse(f"has a {type(condition).__name__}")
+            allowed_array = np.array(allowed, dtype=np.int64)
+            return lambda rows: np.isin(rows[:, p], allowed_array)  # an inactive parent (-1) never satisfies it
+
+        #: (column, tests that must all hold) of every conditional parameter, parents first.
+        self.conditions: list[tuple[int, list[Test]]] = [
+            (column[name], [compile_condition(c) for c in config_space.parent_conditions_of[name]])
+            for name in self.names if config_space.parent_conditions_of[name]
+        ]
+
+    def settle(self, rows: np.ndarray) -> np.ndarray:
+        """``rows`` (changed in place) with every inactive parameter at -1 and every parameter that
+        became active, and had no value, at its default: ConfigSpace's rule after a change."""
+        for j, tests in self.conditions:
+            active = np.logical_and.reduce([test(rows) for test in tests])
+            rows[~active, j] = -1
+            rows[active & (rows[:, j] < 0), j] = self.defaults[j]
+        return rows
+
+    def config(self, vector: np.ndarray) -> dict[str, object]:
+        """The ``{name: value}`` configuration of a vector (inactive parameters left out)."""
+        return {name: choices[index] for name, choices, index in zip(self.names, self.choices, vector.tolist())
+                if index >= 0}
+
+    def random(self, rng: np.random.Generator, count: int | None = None) -> np.ndarray:
+        """Uniformly random configurations (one vector, or ``count`` rows), as ConfigSpace samples:
+        every parameter drawn, the inactive ones then dropped."""
+        rows = rng.integers(0, self.sizes, size=(1 if count is None else count, len(self.sizes)))
+        rows = self.settle(rows)
+        return rows[0] if count is None else rows
