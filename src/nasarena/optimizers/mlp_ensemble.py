@@ -156,25 +156,29 @@ class MLPEnsemble:
         weights, weight_grads = [weights[0][:, : self.n_used_], *weights[1:]], \
             [weight_grads[0][:, : self.n_used_], *weight_grads[1:]]
         size = x.shape[1]
-        activations = [x]
+        activations, masks = [x], [None]
         for layer, (weight, bias) in enumerate(zip(weights, biases)):
             out = np.matmul(activations[-1], weight)
             out += bias
-            if layer < len(weights) - 1:
-                np.maximum(out, 0, out=out)
+            if layer < len(weights) - 1:  # relu, keeping its derivative (cheaper than np.maximum)
+                masks.append(out > 0)
+                np.multiply(out, masks[-1], out=out)
             activations.append(out)
         delta = activations.pop()
         delta -= y
         coefs = theta[:, : self.n_coefs]
-        loss = (np.einsum("mbo,mbo->m", delta, delta, dtype=np.float64) / (2 * size)
-                + 0.5 * self.alpha * np.einsum("mp,mp->m", coefs, coefs, dtype=np.float64) / size)
+        # sums as matrix products (one BLAS call each, where numpy's reductions cost more)
+        squares = np.matmul(delta.transpose(0, 2, 1), delta)[:, 0, 0].astype(np.float64)
+        penalty = np.matmul(coefs[:, None, :], coefs[:, :, None])[:, 0, 0].astype(np.float64)
+        loss = squares / (2 * size) + 0.5 * self.alpha * penalty / size
+        ones = np.ones((1, 1, size), dtype=self.dtype)
         for layer in range(len(weights) - 1, -1, -1):
             below = activations[layer]
             np.matmul(below.transpose(0, 2, 1), delta, out=weight_grads[layer])
-            np.sum(delta, axis=1, keepdims=True, out=bias_grads[layer])
+            np.matmul(ones, delta, out=bias_grads[layer])
             if layer:
                 delta = np.matmul(delta, weights[layer].transpose(0, 2, 1))
-                delta *= below > 0
+                np.multiply(delta, masks[layer], out=delta)
         # weights: (a.T @ delta + alpha * W) / size; biases: mean delta
         g = scratch
         np.multiply(coefs, self.alpha, out=g[:, : self.n_coefs])

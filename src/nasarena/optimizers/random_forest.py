@@ -1,10 +1,14 @@
 """SMAC3's random-forest surrogate (its ``RandomForest`` with ``log_y=True``), built on scikit-learn trees.
 
-SMAC3 2.x grows scikit-learn regression trees with random split thresholds (``splitter="random"``,
-every feature a candidate, squared error, ``min_impurity_decrease=1e-8``) on bootstrap samples,
-then replaces each leaf's value by ``log(mean(exp(y)))`` over the bootstrap samples in it: the
-targets are log-scaled costs, and averaging on the original scale is what its ``log_y`` option
-means. A prediction is the mean and the variance (floored at 1e-10) over the trees.
+SMAC3 2.x grows scikit-learn regression trees (squared error, every feature a candidate,
+``min_impurity_decrease=1e-8``) on bootstrap samples, then replaces each leaf's value by
+``log(mean(exp(y)))`` over the bootstrap samples in it: the targets are log-scaled costs, and
+averaging on the original scale is what its ``log_y`` option means. A prediction is the mean
+and the variance (floored at 1e-10) over the trees. SMAC3 documents random split thresholds
+(``splitter="random"``), but does not pass ``splitter`` on to its trees, which therefore take
+scikit-learn's default best split (checked with SMAC3 2.4.1: ``estimators_[0].splitter`` is
+``"best"``); random thresholds ranked held-out NB201 cells measurably worse (Kendall tau 0.445
+vs 0.474 over 20 forests, Mann-Whitney p = 0.01), so the trees here split as SMAC3's do.
 
 The same model, made cheap for the optimizer's inner loops: the leaf values live in an array
 beside each tree, and prediction is ``tree_.apply`` plus a look-up, without scikit-learn's input
@@ -25,7 +29,7 @@ VARIANCE_FLOOR = 1e-10
 
 
 class LogForest:
-    """Random-split regression trees on bootstrap samples, leaves averaged on the exp scale."""
+    """Regression trees on bootstrap samples, leaves averaged on the exp scale."""
 
     def __init__(self, n_trees: int, rng: np.random.Generator):
         self.n_trees = n_trees
@@ -40,7 +44,7 @@ class LogForest:
         self._trees, self._leaf_values = [], []
         for _ in range(self.n_trees):
             weights = np.bincount(self.rng.integers(n, size=n), minlength=n).astype(np.float64)
-            tree = tree_class(splitter="random", min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=1e-8,
+            tree = tree_class(min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=1e-8,
                               random_state=int(self.rng.integers(2**31)))
             tree.fit(x, log_costs, sample_weight=weights)
             leaves = tree.tree_.apply(x)

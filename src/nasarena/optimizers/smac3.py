@@ -47,16 +47,16 @@ def _import_smac():
 def _forest(scenario, n_trees: int):
     """The facade's random forest (``HyperparameterOptimizationFacade.get_model``), made cheap.
 
-    Two changes that keep the model (fully grown randomised trees, same options otherwise) and
-    remove most of SMAC's overhead (see ``bench/bench_smac.py``):
+    Two changes that keep the model (fully grown trees on bootstrap samples, same options
+    otherwise; SMAC3 asks for random split thresholds but its trees get scikit-learn's default
+    best split, see :mod:`.random_forest`) and remove most of SMAC's overhead (see ``bench/bench_smac.py``):
 
     - one thread: SMAC3 predicts with every core (joblib threads), and the acquisition search
       predicts in many small batches, so on few or busy cores the hand-offs cost more than
       the trees; one thread also keeps experiments run side by side from competing;
     - no leaf limit instead of SMAC3's ``max_leaf_nodes=2**20``, which switches scikit-learn
       to its best-first builder and its allocations (~80 ms per tree on 100 points, against
-      ~1 ms depth-first). Trees are grown until pure either way; only the order in which the
-      random split thresholds are drawn differs.
+      ~1 ms depth-first). Trees are grown until pure either way.
     """
     from smac.model.random_forest import RandomForest
 

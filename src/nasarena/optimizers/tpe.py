@@ -5,8 +5,10 @@ The algorithm is Optuna's ``TPESampler`` with its defaults, univariate as hypero
 itself and is the reference this one is tested against (``tests/test_vectorised_optimizers.py``,
 ``bench/bench_equivalence.py``). Per ask, after ``n_startup_trials`` random trials:
 
-* the told trials are ranked by accuracy (ties: earlier trial first) and the best
-  ``min(ceil(n / 10), 25)`` form the good set, the rest the bad set;
+* the told trials are ranked by accuracy (ties: earlier told first) and the best
+  ``min(ceil(n / 10), 25)`` form the good set, the rest the bad set; trials asked but not yet
+  told (parallel workers) join the bad set, Optuna's ``constant_liar`` (its default since 5.0,
+  set explicitly in ``tpe-optuna``);
 * each set is a Parzen mixture with one kernel per trial plus a uniform prior kernel of weight
   1; good trials weigh 1, bad ones Optuna's ramp (older trials less once there are more than
   25); a trial's kernel over a parameter with ``c`` choices puts ``1 + 1 / K`` on its own
@@ -112,6 +114,7 @@ class TPE(Optimizer):
         self._parzen = CategoricalParzen(self._sizes)
         self._told = np.empty((64, len(self._sizes)), dtype=np.int64)  # category indices, grown by doubling
         self._accuracies = np.empty(64)
+        self._numbers = np.empty(64, dtype=np.int64)  # trial numbers of the told rows (tell order may differ)
         self._count = 0
         self._pending: dict[int, np.ndarray] = {}
 
@@ -125,12 +128,16 @@ class TPE(Optimizer):
 
     def _suggest(self) -> np.ndarray:
         """The argmax of ``l / g`` over each parameter's candidates drawn from ``l``."""
-        told, accuracies = self._told[: self._count], self._accuracies[: self._count]
-        ranked = np.argsort(-accuracies, kind="stable")
+        told, numbers = self._told[: self._count], self._numbers[: self._count]
+        ranked = np.argsort(-self._accuracies[: self._count], kind="stable")
         good_count = min(good_set_size(self._count), self._count)
-        good, bad = np.sort(ranked[:good_count]), np.sort(ranked[good_count:])
-        good_p = self._parzen.probabilities(told[good], (told[good] >= 0).astype(np.float64))
-        bad_p = self._parzen.probabilities(told[bad], ramp_weights(told[bad] >= 0))
+        good = told[ranked[:good_count]][np.argsort(numbers[ranked[:good_count]])]
+        bad = np.concatenate([told[ranked[good_count:]], np.array(list(self._pending.values()), dtype=np.int64)
+                              .reshape(-1, len(self._sizes))])  # Optuna's constant liar: pending trials are bad
+        bad_numbers = np.concatenate([numbers[ranked[good_count:]], np.fromiter(self._pending, dtype=np.int64)])
+        bad = bad[np.argsort(bad_numbers)]
+        good_p = self._parzen.probabilities(good, (good >= 0).astype(np.float64))
+        bad_p = self._parzen.probabilities(bad, ramp_weights(bad >= 0))
         cumulative = np.cumsum(good_p, axis=1)
         draws = self.rng.random((CANDIDATES, len(self._sizes)))
         candidates = np.minimum((cumulative[None, :, :] < draws[:, :, None]).sum(axis=2), self._sizes - 1)
@@ -145,6 +152,8 @@ class TPE(Optimizer):
         if self._count == len(self._told):
             self._told = np.concatenate([self._told, np.empty_like(self._told)])
             self._accuracies = np.concatenate([self._accuracies, np.empty_like(self._accuracies)])
+            self._numbers = np.concatenate([self._numbers, np.empty_like(self._numbers)])
         self._told[self._count] = vector
+        self._numbers[self._count] = trial.number
         self._accuracies[self._count] = observation.valid_accuracy if observation.valid else 0.0
         self._count += 1

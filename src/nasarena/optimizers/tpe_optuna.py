@@ -46,7 +46,8 @@ class TPEOptuna(Optimizer):
             warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
             sampler = optuna.samplers.TPESampler(seed=int(self.rng.integers(2**31)), n_startup_trials=n_startup_trials,
                                                  multivariate=multivariate,
-                                                 group=multivariate and self.bridge.conditional)
+                                                 group=multivariate and self.bridge.conditional,
+                                                 constant_liar=True)  # Optuna 5's default, fixed for 3.x and 4.x
         self.study = optuna.create_study(direction="maximize", sampler=sampler)
         self._pending: dict[int, object] = {}
 
