@@ -1,10 +1,11 @@
-"""Per-evaluation overhead of SMAC and TPE on each config encoding, against random search in the same run.
+"""Per-evaluation overhead of SMAC3 and Optuna's TPE on each config encoding, and of nasarena's vectorised
+smac and tpe, against random search in the same run.
 
 Overhead is the optimizer's own CPU time (``ask`` + ``tell``, invalid proposals included) per
 evaluation, from the runner's ``optimizer_cpu_time``; wall time per evaluation is shown too,
 but on a shared machine only CPU time is comparable. ``smac-smac3-defaults`` is SMAC with
 SMAC3's own forest (every core, ``max_leaf_nodes=2**20``) and 10,000 acquisition challengers:
-the baseline for the cheaper settings :mod:`nasarena.optimizers.smac` uses. ``distinct``
+the baseline for the cheaper settings :mod:`nasarena.optimizers.smac3` uses. ``distinct``
 is the number of distinct architectures among the evaluations.
 
 Run: .venv/bin/python bench/bench_smac.py [evaluations] [variants]
@@ -18,7 +19,7 @@ from contextlib import contextmanager
 
 import nasarena
 from nasarena.optimizers import make
-from nasarena.optimizers import smac as smac_module
+from nasarena.optimizers import smac3 as smac_module
 from nasarena.runner import Budget, run
 
 
@@ -46,16 +47,18 @@ def unchanged():
 
 VARIANTS = {
     "rs": ("rs", {}, unchanged),
-    "tpe-categorical": ("tpe", {"encoding": "categorical"}, unchanged),
-    "tpe-variable_size": ("tpe", {"encoding": "variable_size"}, unchanged),
-    "tpe-continuous": ("tpe", {"encoding": "continuous"}, unchanged),
-    "smac-categorical": ("smac", {"encoding": "categorical"}, unchanged),
-    "smac-variable_size": ("smac", {"encoding": "variable_size"}, unchanged),
-    "smac-continuous": ("smac", {"encoding": "continuous"}, unchanged),
-    "smac-repeated3": ("smac", {"repeated_evaluations": 3}, unchanged),
-    "smac-retrain1": ("smac", {"retrain_after": 1}, unchanged),
-    "smac-retrain32": ("smac", {"retrain_after": 32}, unchanged),
-    "smac-smac3-defaults": ("smac", {}, smac3_defaults),
+    "tpe-vectorised": ("tpe", {}, unchanged),
+    "smac-vectorised": ("smac", {}, unchanged),
+    "tpe-categorical": ("tpe-optuna", {"encoding": "categorical"}, unchanged),
+    "tpe-variable_size": ("tpe-optuna", {"encoding": "variable_size"}, unchanged),
+    "tpe-continuous": ("tpe-optuna", {"encoding": "continuous"}, unchanged),
+    "smac-categorical": ("smac3", {"encoding": "categorical"}, unchanged),
+    "smac-variable_size": ("smac3", {"encoding": "variable_size"}, unchanged),
+    "smac-continuous": ("smac3", {"encoding": "continuous"}, unchanged),
+    "smac-repeated3": ("smac3", {"repeated_evaluations": 3}, unchanged),
+    "smac-retrain1": ("smac3", {"retrain_after": 1}, unchanged),
+    "smac-retrain32": ("smac3", {"retrain_after": 32}, unchanged),
+    "smac-smac3-defaults": ("smac3", {}, smac3_defaults),
 }
 
 

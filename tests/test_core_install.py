@@ -55,8 +55,10 @@ def test_core_install_reports_errors_in_one_line():
 
 
 @pytest.mark.parametrize("args, module, extra", [
-    (["run", "--benchmark", "nb101-lite", "--optimizers", "smac", "--seeds", "0", "--max-evaluations", "5", "--jobs",
+    (["run", "--benchmark", "nb101-lite", "--optimizers", "smac3", "--seeds", "0", "--max-evaluations", "5", "--jobs",
       "1", "--out", "{out}"], "smac", "optimizers"),
+    (["run", "--benchmark", "nb101-lite", "--optimizers", "smac", "--seeds", "0", "--max-evaluations", "5", "--jobs",
+      "1", "--out", "{out}"], "sklearn", "surrogates"),
     (["run", "--benchmark", "nb101-lite", "--optimizers", "tpe-optuna", "--seeds", "0", "--max-evaluations", "5",
       "--jobs", "1", "--out", "{out}"], "optuna", "optimizers"),
     (["run", "--benchmark", "nb101-xgb-v1.0", "--optimizers", "rs", "--seeds", "0", "--max-evaluations", "5",

@@ -34,17 +34,17 @@ class LogForest:
     def __init__(self, n_trees: int, rng: np.random.Generator):
         self.n_trees = n_trees
         self.rng = rng
+        self._tree_class = import_extra("sklearn.tree", "the smac optimizer").DecisionTreeRegressor
         self._trees: list = []
         self._leaf_values: list[np.ndarray] = []
 
     def fit(self, x: np.ndarray, log_costs: np.ndarray) -> None:
-        tree_class = import_extra("sklearn.tree", "the smac optimizer").DecisionTreeRegressor
         x = np.ascontiguousarray(x, dtype=np.float32)
         n = len(x)
         self._trees, self._leaf_values = [], []
         for _ in range(self.n_trees):
             weights = np.bincount(self.rng.integers(n, size=n), minlength=n).astype(np.float64)
-            tree = tree_class(min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=1e-8,
+            tree = self._tree_class(min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=1e-8,
                               random_state=int(self.rng.integers(2**31)))
             tree.fit(x, log_costs, sample_weight=weights)
             leaves = tree.tree_.apply(x)

@@ -108,6 +108,7 @@ class SMAC(Optimizer):
         self._challengers: list[np.ndarray] = []
         self._yielded = 0  # proposals since the last refit
         self._pending: dict[int, np.ndarray] = {}
+        self._forest = LogForest(self.n_trees, self.rng)  # scikit-learn is imported (or missed) here
 
     # -- proposals -----------------------------------------------------------------------------
     def _ask(self, number: int) -> Trial:
@@ -150,7 +151,6 @@ class SMAC(Optimizer):
     # -- model and acquisition -----------------------------------------------------------------
     def _refit(self) -> None:
         told = self._model_input(np.array(self._told))
-        self._forest = LogForest(self.n_trees, self.rng)
         self._forest.fit(told, log_scaled(np.array(self._costs)))
         self._best = float(self._forest.predict(told)[0].min())
         self._trained_on = len(self._told)
