@@ -92,6 +92,26 @@ class CategoricalConfigs:
     def random(self, rng: np.random.Generator, count: int | None = None) -> np.ndarray:
         """Uniformly random configurations (one vector, or ``count`` rows), as ConfigSpace samples:
         every parameter drawn, the inactive ones then dropped."""
-        rows = rng.integers(0, self.sizes, size=(1 if count is None else count, len(self.sizes)))
-        rows = self.settle(rows)
+        uniform = rng.random((1 if count is None else count, len(self.sizes)))
+        rows = self.settle((uniform * self.sizes).astype(np.int64))  # floor(u * c): uniform over 0..c-1
         return rows[0] if count is None else rows
+
+
+class Rows:
+    """Configuration vectors appended one at a time into a matrix that doubles when full, so the
+    history is one array at every step instead of a list converted again and again."""
+
+    def __init__(self, width: int):
+        self._data = np.empty((64, width), dtype=np.int64)
+        self.count = 0
+
+    def append(self, vector: np.ndarray) -> None:
+        if self.count == len(self._data):
+            self._data = np.concatenate([self._data, np.empty_like(self._data)])
+        self._data[self.count] = vector
+        self.count += 1
+
+    @property
+    def array(self) -> np.ndarray:
+        """The rows so far (a view)."""
+        return self._data[: self.count]

@@ -101,9 +101,7 @@ class MLPEnsemble:
                 biases[layer][member, 0] = state.uniform(-bound, bound, fan_out)
 
         batch = int(np.clip(self.batch_size, 1, n))
-        bounds = [(start, min(start + batch, n)) for start in range(0, n, batch)]
-        if len(bounds) > 1 and bounds[-1][1] - bounds[-1][0] == 0:
-            bounds.pop()
+        bounds = [(start, min(start + batch, n)) for start in range(0, n, batch)]  # gen_batches
         self.final_ = np.empty_like(theta)
         self.n_iter_ = np.zeros(len(states), dtype=int)
         self.loss_ = np.zeros(len(states))

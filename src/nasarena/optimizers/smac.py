@@ -46,7 +46,7 @@ import numpy as np
 from scipy.special import ndtr
 
 from .base import Observation, Optimizer, Setting, Trial
-from .categorical_configs import CategoricalConfigs
+from .categorical_configs import CategoricalConfigs, Rows
 from .random_forest import LogForest
 
 #: Random configurations scored per acquisition search (SMAC3 1.x's ``acq_opt_challengers``).
@@ -101,21 +101,20 @@ class SMAC(Optimizer):
         self._sizes = self._configs.sizes
         self._neighbour_moves = np.array([(j, v) for j, size in enumerate(self._sizes) for v in range(size)])
         self._proposed: set[bytes] = set()
-        self._previous: list[np.ndarray] = []  # proposed configurations, in order (evaluated or pending)
-        self._told: list[np.ndarray] = []
-        self._costs: list[float] = []
+        self._rows = Rows(len(self._sizes))  # every proposal, in ask order (trial number = row)
+        self._costs: list[float] = []  # per proposal; NaN until told
+        self._told = 0
         self._trained_on = -1
         self._challengers: list[np.ndarray] = []
-        self._yielded = 0  # proposals since the last refit
-        self._pending: dict[int, np.ndarray] = {}
+        self._yielded = 0  # proposals since the last acquisition search
         self._forest = LogForest(self.n_trees, self.rng)  # scikit-learn is imported (or missed) here
 
     # -- proposals -----------------------------------------------------------------------------
     def _ask(self, number: int) -> Trial:
         vector = self._next_configuration()
         self._proposed.add(vector.tobytes())
-        self._previous.append(vector)
-        self._pending[number] = vector
+        self._rows.append(vector)
+        self._costs.append(np.nan)
         return Trial(self.space.from_config(self._configs.config(vector), self.encoding))
 
     def _random(self, count: int | None = None) -> np.ndarray:
@@ -125,7 +124,7 @@ class SMAC(Optimizer):
         if not self._told:  # the initial design, and whatever is asked before a first result
             return self._unproposed_random()
         if self._yielded >= self.retrain_after or self._trained_on == -1:
-            if len(self._told) != self._trained_on:
+            if self._told != self._trained_on:
                 self._refit()
             self._challengers = self._search()[::-1]  # best last, for pop()
             self._yielded = 0
@@ -150,32 +149,46 @@ class SMAC(Optimizer):
 
     # -- model and acquisition -----------------------------------------------------------------
     def _refit(self) -> None:
-        told = self._model_input(np.array(self._told))
-        self._forest.fit(told, log_scaled(np.array(self._costs)))
-        self._best = float(self._forest.predict(told)[0].min())
-        self._trained_on = len(self._told)
+        costs = np.array(self._costs)
+        told = ~np.isnan(costs)
+        self._forest.fit(self._model_input(self._rows.array[told]), log_scaled(costs[told]))
+        self._predicted = self._forest.predict(self._model_input(self._rows.array))[0]  # every proposal, once
+        self._best = float(self._predicted[told].min())  # the incumbent's value: SMAC3's predicted best
+        self._trained_on = self._told
 
     def _model_input(self, configurations: np.ndarray) -> np.ndarray:
         """What the forest sees: an inactive parameter as one more category (SMAC3's imputation)."""
+        if not self._configs.conditions:
+            return configurations
         return np.where(configurations < 0, self._sizes, configurations)
 
     def _acquisition(self, configurations: np.ndarray) -> np.ndarray:
         return log_expected_improvement(*self._forest.predict(self._model_input(configurations)), self._best)
 
-    def _by_random_tiebreak(self, keys: np.ndarray) -> np.ndarray:
-        """Indices sorting ``keys`` ascending, ties in random order (SMAC3's ``lexsort`` with a random key)."""
-        return np.lexsort((self.rng.random(len(keys)), keys))
+    def _lowest(self, keys: np.ndarray, count: int) -> np.ndarray:
+        """Indices of the ``count`` lowest ``keys``, ascending, ties in random order (SMAC3 sorts all
+        with ``lexsort`` and a random key; only the candidates up to the ``count``-th value, ties
+        included, need sorting)."""
+        if len(keys) > count:
+            candidates = np.flatnonzero(keys <= np.partition(keys, count - 1)[count - 1])
+        else:
+            candidates = np.arange(len(keys))
+        order = np.lexsort((self.rng.random(len(candidates)), keys[candidates]))
+        return candidates[order[:count]]
 
     def _search(self) -> list[np.ndarray]:
         """Challengers, best first: the end points of the local searches."""
         randoms = self._random(ACQUISITION_CHALLENGERS)
-        best_randoms = randoms[self._by_random_tiebreak(-self._acquisition(randoms))[:LOCAL_SEARCH_STARTS]]
-        previous = np.array(self._previous)
+        best_randoms = randoms[self._lowest(-self._acquisition(randoms), LOCAL_SEARCH_STARTS)]
+        previous = self._rows.array
         if len(previous) < LOCAL_SEARCH_STARTS:
             starts = np.concatenate([self._random(LOCAL_SEARCH_STARTS - len(previous)), previous, best_randoms])
         else:
-            predicted = self._forest.predict(self._model_input(previous))[0]
-            starts = np.concatenate([previous[self._by_random_tiebreak(predicted)[:LOCAL_SEARCH_STARTS]], best_randoms])
+            if len(self._predicted) < len(previous):  # proposed since the refit (no result came in meanwhile)
+                extra = self._forest.predict(self._model_input(previous[len(self._predicted):]))[0]
+                self._predicted = np.concatenate([self._predicted, extra])
+            lowest = self._lowest(self._predicted, LOCAL_SEARCH_STARTS)
+            starts = np.concatenate([previous[lowest], best_randoms])
         starts = np.unique(starts, axis=0)
         ends, values = self._local_search(starts)
         order = self.rng.permutation(len(ends))
@@ -205,21 +218,18 @@ class SMAC(Optimizer):
             current = values[searching][:, None]
             better = real & (scores > current)
             equal = real & (scores == current)
-            for row, search in enumerate(searching):
-                if better[row].any():
-                    first = np.argmax(better[row])
-                elif equal[row].any() and plateau_steps[search] < PLATEAU_STEPS:
-                    first = np.argmax(equal[row])
-                    plateau_steps[search] += 1
-                else:
-                    active[search] = False
-                    continue
-                points[search] = neighbours[row, first]
-                values[search] = scores[row, first]
-                if plateau_steps[search] >= PLATEAU_STEPS:
-                    active[search] = False
+            improves = better.any(axis=1)
+            walks = ~improves & equal.any(axis=1) & (plateau_steps[searching] < PLATEAU_STEPS)
+            moving = improves | walks
+            chosen = np.where(improves, np.argmax(better, axis=1), np.argmax(equal, axis=1))[moving]
+            movers = searching[moving]
+            points[movers] = neighbours[np.flatnonzero(moving), chosen]
+            values[movers] = scores[np.flatnonzero(moving), chosen]
+            plateau_steps[searching[walks]] += 1
+            active[searching[~moving]] = False  # a local optimum, or out of plateau steps
+            active[plateau_steps >= PLATEAU_STEPS] = False
         return points, values
 
     def _tell(self, trial: Trial, observation: Observation) -> None:
-        self._told.append(self._pending.pop(trial.number))
-        self._costs.append(1.0 - (observation.valid_accuracy if observation.valid else 0.0))
+        self._costs[trial.number] = 1.0 - (observation.valid_accuracy if observation.valid else 0.0)
+        self._told += 1

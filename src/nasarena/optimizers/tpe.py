@@ -41,7 +41,7 @@ import math
 import numpy as np
 
 from .base import Observation, Optimizer, Setting, Trial
-from .categorical_configs import CategoricalConfigs
+from .categorical_configs import CategoricalConfigs, Rows
 
 #: Candidates drawn from the good density per parameter (Optuna's ``n_ei_candidates``).
 CANDIDATES = 24
@@ -112,14 +112,13 @@ class TPE(Optimizer):
         self._configs = CategoricalConfigs(space.config_space(encoding), "tpe", "tpe-optuna")
         self._sizes = self._configs.sizes
         self._parzen = CategoricalParzen(self._sizes)
-        self._told = np.empty((64, len(self._sizes)), dtype=np.int64)  # category indices, grown by doubling
-        self._accuracies = np.empty(64)
-        self._numbers = np.empty(64, dtype=np.int64)  # trial numbers of the told rows (tell order may differ)
-        self._count = 0
+        self._told = Rows(len(self._sizes))  # category indices of the told trials, in tell order
+        self._accuracies: list[float] = []
+        self._numbers: list[int] = []  # their trial numbers (tell order may differ from ask order)
         self._pending: dict[int, np.ndarray] = {}
 
     def _ask(self, number: int) -> Trial:
-        if self._count < self.n_startup_trials:
+        if self._told.count < self.n_startup_trials:
             vector = self._configs.random(self.rng)
         else:
             vector = self._suggest()
@@ -128,9 +127,9 @@ class TPE(Optimizer):
 
     def _suggest(self) -> np.ndarray:
         """The argmax of ``l / g`` over each parameter's candidates drawn from ``l``."""
-        told, numbers = self._told[: self._count], self._numbers[: self._count]
-        ranked = np.argsort(-self._accuracies[: self._count], kind="stable")
-        good_count = min(good_set_size(self._count), self._count)
+        told, numbers = self._told.array, np.array(self._numbers)
+        ranked = np.argsort(-np.array(self._accuracies), kind="stable")
+        good_count = min(good_set_size(len(told)), len(told))
         good = told[ranked[:good_count]][np.argsort(numbers[ranked[:good_count]])]
         bad = np.concatenate([told[ranked[good_count:]], np.array(list(self._pending.values()), dtype=np.int64)
                               .reshape(-1, len(self._sizes))])  # Optuna's constant liar: pending trials are bad
@@ -148,12 +147,6 @@ class TPE(Optimizer):
         return self._configs.settle(chosen[None, :])[0]
 
     def _tell(self, trial: Trial, observation: Observation) -> None:
-        vector = self._pending.pop(trial.number)
-        if self._count == len(self._told):
-            self._told = np.concatenate([self._told, np.empty_like(self._told)])
-            self._accuracies = np.concatenate([self._accuracies, np.empty_like(self._accuracies)])
-            self._numbers = np.concatenate([self._numbers, np.empty_like(self._numbers)])
-        self._told[self._count] = vector
-        self._numbers[self._count] = trial.number
-        self._accuracies[self._count] = observation.valid_accuracy if observation.valid else 0.0
-        self._count += 1
+        self._told.append(self._pending.pop(trial.number))
+        self._accuracies.append(observation.valid_accuracy if observation.valid else 0.0)
+        self._numbers.append(trial.number)
