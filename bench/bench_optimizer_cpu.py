@@ -1,7 +1,8 @@
-"""Optimizer CPU per evaluation of every optimizer: a full 1e7 s NB101 run and 300 NB201 evaluations.
+"""Optimizer CPU per evaluation of every optimizer, a re-implementation beside its reference: a full 1e7 s NB101
+run and 300 NB201 evaluations.
 
-Run: nice -n 10 .venv/bin/python bench/bench_optimizer_cpu.py [--optimizers smac,tpe,...]
-     [--seeds 1] [--max-evaluations N] [--skip-nb101] [--skip-nb201]
+Run: nice -n 10 .venv/bin/python bench/bench_optimizer_cpu.py [--optimizers smac,tpe,...] [--seeds 1]
+     [--reference-cap 1000] [--max-evaluations N] [--skip-nb101] [--skip-nb201]
 
 What is measured is the runner's own ``optimizer_cpu_time`` column (CPU seconds spent in the
 optimizer's ask and tell, cumulative; estimated from wall-clock reads and the process's share of
@@ -9,11 +10,15 @@ the CPU, see ``nasarena.runner.clock``): what ``count_optimizer_time`` would cha
 here without charging it, so the simulated run (and its number of evaluations) does not depend
 on the machine. NB101: nb101-lite with a 1e7 s simulated budget (the NB101 paper's; several thousand
 evaluations), multi-fidelity optimizers (Hyperband, BOHB) on nb101-slice; NB201: nb201-cifar10,
-300 evaluations. The model-based optimizers refit on the whole history at every step, so their
-cost per evaluation grows with the run: a full 1e7 s SMAC run takes hours on a busy machine.
-``--max-evaluations`` caps every run (the report then says ``capped``) and the table gives, besides
-the mean over the run, the mean over its last tenth: the marginal cost at the cap, from which the
-cost of the rest of a full run can be bounded.
+300 evaluations.
+
+Before and after in one run: each vectorised re-implementation (``REFERENCES``: ``tpe``, ``smac``,
+``bananas``) runs beside the implementation it replaces (``tpe-optuna``, ``smac3``, BANANAS with
+scikit-learn's MLPs). A reference refits on the whole history with a library's per-object
+overhead, so its cost per evaluation grows with the run and a full 1e7 s run takes hours:
+references stop after ``--reference-cap`` NB101 evaluations (the table says ``cap``), and the
+comparison table sets the re-implementation's CPU over the same first evaluations beside it
+(the ratio), then its mean over the whole 1e7 s run. ``--max-evaluations`` caps every NB101 run.
 
 Columns: evaluations, whether the budget or the cap ended the run, optimizer CPU in ms per
 evaluation (mean over the run, mean over its last 10% of evaluations), and the wall seconds of
@@ -34,11 +39,14 @@ from nasarena.runner.protocol import Budget, run
 
 NB101_SECONDS = 1e7
 NB201_EVALUATIONS = 300
+#: Each re-implementation and the implementation it replaces (name and settings).
+REFERENCES = {"tpe": ("tpe-optuna", {}), "smac": ("smac3", {}), "bananas": ("bananas", {"predictor": "sklearn"})}
 
 
-def measure(bench, name: str, budget: Budget, seed: int) -> dict:
-    """One run's optimizer CPU per evaluation (mean and over the last tenth) and wall seconds."""
-    settings = {"fidelities": bench.fidelities} if REGISTRY[name].multi_fidelity else {}
+def measure(bench, name: str, settings: dict, budget: Budget, seed: int) -> dict:
+    """One run's optimizer CPU per evaluation (mean, last tenth, cumulative) and wall seconds."""
+    if REGISTRY[name].multi_fidelity:
+        settings = {**settings, "fidelities": bench.fidelities}
     optimizer = make(name, bench.space, seed=seed, **settings)
     start = time.perf_counter()
     frame = run(bench, optimizer, budget, seed=seed)
@@ -48,26 +56,52 @@ def measure(bench, name: str, budget: Budget, seed: int) -> dict:
     before_tail = cpu[-tail - 1] if len(cpu) > tail else 0.0
     capped = budget.seconds is not None and budget.evaluations is not None and len(frame) >= budget.evaluations
     return dict(evaluations=len(frame), capped=capped, mean_ms=cpu[-1] / len(cpu) * 1e3,
-                tail_ms=(cpu[-1] - before_tail) / tail * 1e3, wall_s=wall)
+                tail_ms=(cpu[-1] - before_tail) / tail * 1e3, wall_s=wall, cumulative=cpu)
 
 
-def report(label: str, benches, names, budget_of, seeds: int) -> None:
-    print(f"\n{label}")
-    print(f"{'optimizer':10s} {'benchmark':14s} {'evals':>6s} {'ended by':>9s} {'CPU ms/eval':>12s} "
+def label(name: str, settings: dict) -> str:
+    return name + "".join(f" {key}={value}" for key, value in settings.items())
+
+
+def report(title: str, benches, runs_of, seeds: int) -> dict:
+    """Print one table; return each (name, settings) label's runs."""
+    print(f"\n{title}")
+    print(f"{'optimizer':26s} {'benchmark':14s} {'evals':>6s} {'ended by':>9s} {'CPU ms/eval':>12s} "
           f"{'last 10%':>9s} {'wall s':>8s}")
-    for name in names:
+    measured = {}
+    for name, settings, budget in runs_of:
         bench = benches[REGISTRY[name].multi_fidelity]
-        runs = [measure(bench, name, budget_of(name), seed) for seed in range(seeds)]
-        evaluations = int(np.mean([r["evaluations"] for r in runs]))
+        runs = [measure(bench, name, settings, budget, seed) for seed in range(seeds)]
+        measured[label(name, settings)] = runs
         ended = "cap" if any(r["capped"] for r in runs) else "budget"
-        print(f"{name:10s} {bench.name:14s} {evaluations:6d} {ended:>9s} {np.mean([r['mean_ms'] for r in runs]):12.3f} "
-              f"{np.mean([r['tail_ms'] for r in runs]):9.3f} {np.mean([r['wall_s'] for r in runs]):8.1f}", flush=True)
+        print(f"{label(name, settings):26s} {bench.name:14s} {int(np.mean([r['evaluations'] for r in runs])):6d} "
+              f"{ended:>9s} {np.mean([r['mean_ms'] for r in runs]):12.3f} {np.mean([r['tail_ms'] for r in runs]):9.3f} "
+              f"{np.mean([r['wall_s'] for r in runs]):8.1f}", flush=True)
+    return measured
+
+
+def compare(measured: dict, names: list[str]) -> None:
+    """Each re-implementation over its reference's evaluations, beside the reference."""
+    print(f"{'re-implementation':18s} {'reference':26s} {'evals':>6s} {'new ms/eval':>12s} {'ref ms/eval':>12s} "
+          f"{'ratio':>7s} {'new, whole run':>15s}")
+    for name in names:
+        if name not in REFERENCES or label(*REFERENCES[name]) not in measured or name not in measured:
+            continue
+        new, reference = measured[name], measured[label(*REFERENCES[name])]
+        window = min(min(r["evaluations"] for r in reference), min(r["evaluations"] for r in new))
+        new_ms = np.mean([r["cumulative"][window - 1] / window * 1e3 for r in new])
+        reference_ms = np.mean([r["cumulative"][window - 1] / window * 1e3 for r in reference])
+        print(f"{name:18s} {label(*REFERENCES[name]):26s} {window:6d} {new_ms:12.3f} {reference_ms:12.3f} "
+              f"{reference_ms / new_ms:6.1f}x {np.mean([r['mean_ms'] for r in new]):15.3f}", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--optimizers", default=",".join(e.name for e in available()))
+    parser.add_argument("--optimizers", default=",".join(e.name for e in available()
+                                                         if e.name not in {n for n, _ in REFERENCES.values()}))
     parser.add_argument("--seeds", type=int, default=1, help="seeds per optimizer (means are over them)")
+    parser.add_argument("--reference-cap", type=int, default=1000,
+                        help="NB101 evaluations of each reference implementation (default 1000)")
     parser.add_argument("--max-evaluations", type=int, default=None,
                         help="cap on the evaluations of every NB101 run (default: none, the full 1e7 s)")
     parser.add_argument("--skip-nb101", action="store_true")
@@ -77,17 +111,29 @@ def main() -> None:
     unknown = [n for n in names if n not in REGISTRY]
     if unknown:
         parser.error(f"unknown optimizer(s) {', '.join(unknown)}")
+    plan = [(name, {}) for name in names] + [REFERENCES[name] for name in names if name in REFERENCES]
     if not options.skip_nb201:
         nb201 = nasarena.benchmark("nb201-cifar10")
-        report(f"nb201-cifar10, {NB201_EVALUATIONS} evaluations", {False: nb201, True: nb201}, names,
-               lambda name: Budget(evaluations=NB201_EVALUATIONS), options.seeds)
+        budget = Budget(evaluations=NB201_EVALUATIONS)
+        measured = report(f"nb201-cifar10, {NB201_EVALUATIONS} evaluations", {False: nb201, True: nb201},
+                          [(name, settings, budget) for name, settings in plan], options.seeds)
+        compare(measured, names)
     if not options.skip_nb101:
         lite, sliced = nasarena.benchmark("nb101-lite"), nasarena.benchmark("nb101-slice")
         run(lite, make("rs", lite.space, seed=0), Budget(evaluations=50), seed=0)  # load the look-up tables first
         cap = options.max_evaluations
-        report(f"nb101-lite / nb101-slice, {NB101_SECONDS:.0e} s" + (f", capped at {cap} evaluations" if cap else ""),
-               {False: lite, True: sliced}, names, lambda name: Budget(seconds=NB101_SECONDS, evaluations=cap),
-               options.seeds)
+        references = {label(*REFERENCES[name]) for name in names if name in REFERENCES}
+
+        def budget(name: str, settings: dict) -> Budget:
+            limit = options.reference_cap if label(name, settings) in references else cap
+            if cap is not None and limit is not None:
+                limit = min(limit, cap)
+            return Budget(seconds=NB101_SECONDS, evaluations=limit)
+
+        measured = report(f"nb101-lite / nb101-slice, {NB101_SECONDS:.0e} s" + (f", capped at {cap} evaluations"
+                                                                                if cap else ""),
+                          {False: lite, True: sliced}, [(n, s, budget(n, s)) for n, s in plan], options.seeds)
+        compare(measured, names)
 
 
 if __name__ == "__main__":
