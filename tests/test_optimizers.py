@@ -80,3 +80,17 @@ def test_optimizers_work_on_nb201(name):
     trajectory = run(bench, make(name, bench.space, seed=1), Budget(evaluations=100), seed=1)
     assert len(trajectory) == 100 and trajectory.arch_id.str.startswith("|").all()
     assert trajectory.incumbent_test_regret.iloc[-1] <= trajectory.incumbent_test_regret.iloc[0]
+
+
+def test_every_setting_says_what_it_accepts_in_words():
+    """``nasarena optimizers NAME`` shows each setting's accepted values: a string setting without
+    choices is a name (it said "a number", e.g. for ``encoding``)."""
+    from nasarena.optimizers.base import Setting
+
+    assert Setting(str, "an encoding").accepted() == "a name"
+    assert Setting(str, "a rule", choices=("a", "b")).accepted() == "one of a, b"
+    assert Setting(int, "trees", low=1).accepted() == "a whole number >= 1"
+    for entry in available():
+        for name, setting in entry.SETTINGS.items():
+            if setting.kind is str and setting.choices is None:
+                assert "number" not in setting.accepted(), (entry.name, name)

@@ -92,6 +92,8 @@ class Setting:
             text = "one of " + ", ".join(self.choices)
         elif self.kind is bool:
             text = "true or false"
+        elif self.kind is str:
+            text = "a name"
         elif self.kind is list:
             text = "a list of whole numbers" + (f" >= {_number(self.low)}" if self.low is not None else "")
         else:
