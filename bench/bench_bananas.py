@@ -51,8 +51,9 @@ def compare(name: str, evaluations: int, seed: int) -> None:
 
 
 def equivalence(seeds: int) -> None:
-    import nasarena
     from scipy.stats import mannwhitneyu
+
+    import nasarena
 
     bench = nasarena.benchmark("nb201-cifar10")
     finals = {predictor: np.array([cpu_per_evaluation(bench, predictor, seed, 150)[2] for seed in range(seeds)])
