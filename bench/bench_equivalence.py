@@ -4,7 +4,9 @@ Run: nice -n 5 .venv/bin/python bench/bench_equivalence.py NEW REFERENCE --bench
      --seeds 100 --evaluations 300 [--seconds S] [--jobs 1] [--out results/equivalence] [--set KEY=VALUE ...]
      [--only NAME]
 
-Both optimizers run seeds 0..S-1 on one benchmark under the same budget (``--evaluations`` and/or
+NEW and REFERENCE are registry names, optionally with settings that make a variant, e.g.
+``bananas:predictor=sklearn`` (the settings after the colon, comma-separated KEY=VALUE). Both
+optimizers run seeds 0..S-1 on one benchmark under the same budget (``--evaluations`` and/or
 simulated ``--seconds``). Reported: each one's mean and median final incumbent test regret, the
 two-sided Mann-Whitney U test of the two final-regret distributions (a small p says they differ),
 the mean incumbent regret after 10, 20, 50, 100, ... evaluations (the anytime curves side by side),
@@ -35,16 +37,34 @@ def one_run(task: tuple) -> dict:
     from nasarena.optimizers import make
     from nasarena.runner import Budget, run
 
-    benchmark_name, name, settings, seed, evaluations, seconds = task
+    benchmark_name, spec, settings, seed, evaluations, seconds = task
     if benchmark_name not in _BENCHMARKS:
         _BENCHMARKS[benchmark_name] = nasarena.benchmark(benchmark_name)
     bench = _BENCHMARKS[benchmark_name]
-    frame = run(bench, make(name, bench.space, seed=seed, **settings), Budget(evaluations=evaluations, seconds=seconds),
-                seed=seed)
+    name, variant = parse_spec(spec)
+    frame = run(bench, make(name, bench.space, seed=seed, **variant, **settings),
+                Budget(evaluations=evaluations, seconds=seconds), seed=seed)
     regret = frame.incumbent_test_regret.to_numpy()
-    return dict(optimizer=name, seed=seed, evaluations=len(frame), final=float(regret[-1]),
+    return dict(optimizer=spec, seed=seed, evaluations=len(frame), final=float(regret[-1]),
                 curve={str(n): float(regret[min(n, len(regret)) - 1]) for n in CHECKPOINTS},
                 cpu_ms=float(frame.optimizer_cpu_time.iloc[-1]) / len(frame) * 1e3)
+
+
+def parse_value(text: str):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text  # a bare string
+
+
+def parse_spec(spec: str) -> tuple[str, dict]:
+    """``name`` or ``name:KEY=VALUE,...``: the registry name and the variant's settings."""
+    name, _, variant = spec.partition(":")
+    settings = {}
+    for pair in filter(None, variant.split(",")):
+        key, _, value = pair.partition("=")
+        settings[key] = parse_value(value)
+    return name, settings
 
 
 def settings_of(name: str, pairs: list[str]) -> dict:
@@ -53,10 +73,7 @@ def settings_of(name: str, pairs: list[str]) -> dict:
         key, value = pair.split("=", 1)
         owner, _, setting = key.partition(".")
         if owner == name:
-            try:
-                values[setting] = json.loads(value)
-            except json.JSONDecodeError:
-                values[setting] = value  # a bare string
+            values[setting] = parse_value(value)
     return values
 
 
@@ -82,7 +99,7 @@ def main() -> None:
     done = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
     names = (options.new, options.reference)
     have = {(r["optimizer"], r["seed"]) for r in done}
-    tasks = [(options.benchmark, name, settings_of(name, options.set), seed, options.evaluations, options.seconds)
+    tasks = [(options.benchmark, name, settings_of(parse_spec(name)[0], options.set), seed, options.evaluations, options.seconds)
              for seed in range(options.seeds) for name in names
              if (name, seed) not in have and options.only in (None, name)]
     with ProcessPoolExecutor(options.jobs) as pool, log.open("a") as out:
