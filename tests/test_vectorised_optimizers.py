@@ -91,6 +91,44 @@ def test_tpe_proposes_what_optunas_tpe_proposes_after_the_same_history(nb201, se
     assert np.abs(reversed_shares - reference).max() > 0.2
 
 
+@pytest.mark.parametrize("benchmark_name, told", [("nb201-cifar10", 10), ("nb201-cifar10", 60), ("nb101-lite", 40),
+                                                   ("nb101-lite", 300)])
+def test_tpe_densities_are_optunas_to_the_last_digit(benchmark_name, told):
+    """After the same real results (NB101's invalid cells told as 0), every parameter's good and bad
+    densities over its categories equal those Optuna's sampler builds from its own split
+    (``_split_trials`` and ``_build_parzen_estimator``, private: this pins the reference)."""
+    from optuna.samplers._tpe.sampler import _split_trials, default_gamma
+    from optuna.trial import TrialState
+
+    bench = nasarena.benchmark(benchmark_name)
+    config_space = bench.space.config_space("categorical")
+    names = list(config_space.keys())
+    distributions = {name: optuna.distributions.CategoricalDistribution(config_space[name].choices) for name in names}
+    ours = make("tpe", bench.space, seed=0, n_startup_trials=told)
+    sampler = optuna.samplers.TPESampler(seed=0, multivariate=False, constant_liar=True)
+    study = optuna.create_study(direction="maximize", sampler=sampler)
+    for _ in range(told):
+        trial = ours.ask()
+        vector = ours._pending[trial.number]
+        try:
+            accuracy, valid = bench.query(trial.arch).valid_accuracy, True
+        except nasarena.errors.InvalidArchitectureError:
+            accuracy, valid = 0.0, False
+        ours.tell(trial, Observation(accuracy, 1.0, valid=valid))
+        study.add_trial(optuna.trial.create_trial(params=ours._configs.config(vector), distributions=distributions,
+                                                  value=accuracy))
+    trials = study._get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED, TrialState.RUNNING))
+    good, bad = _split_trials(study, trials, default_gamma(told))
+    good_p, bad_p = ours._densities()
+    for j, name in enumerate(names):
+        categories = {name: np.arange(len(distributions[name].choices), dtype=float)}
+        for trials_of_set, ours_p, below in ((good, good_p, True), (bad, bad_p, False)):
+            estimator = sampler._build_parzen_estimator(study, {name: distributions[name]}, trials_of_set,
+                                                        handle_below=below)
+            assert np.allclose(np.log(ours_p[j, :len(distributions[name].choices)]), estimator.log_pdf(categories),
+                               rtol=0, atol=1e-12), (name, below)
+
+
 def test_tpe_weights_are_optunas_default_weights():
     from optuna.samplers._tpe.sampler import default_weights
 
