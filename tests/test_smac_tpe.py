@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("ConfigSpace")
 pytest.importorskip("optuna")
-pytest.importorskip("smac3")
+pytest.importorskip("smac")
 
 import ConfigSpace as CS  # noqa: E402
 import optuna  # noqa: E402
@@ -111,7 +111,7 @@ def test_tpe_runs_deterministically_on_every_encoding(lite, name, encoding):
     assert make(name, lite.space, encoding=encoding).settings()["encoding"] == encoding
 
 
-@pytest.mark.parametrize("encoding, why", [("variable_size", "conditional"), ("continuous", "Uniform")])
+@pytest.mark.parametrize("encoding, why", [("variable_size", "UniformInteger"), ("continuous", "Uniform")])
 def test_tpe_refuses_encodings_it_does_not_model_and_names_the_reference(lite, encoding, why):
     with pytest.raises(InvalidSettingError, match=f"{why}.*tpe-optuna"):
         make("tpe", lite.space, encoding=encoding)
