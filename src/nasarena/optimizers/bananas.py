@@ -33,7 +33,8 @@ scikit-learn's ``MLPRegressor`` algorithm step for step (the same initial weight
 steps and stopping for the same seeds), with the five members batched into one numpy network and
 the inputs that no training sample uses kept out of the matrix products. It agrees with
 ``predictor="sklearn"`` (the reference, one ``MLPRegressor`` per member) up to float rounding,
-and costs 3-5x less optimizer CPU (``bench/bench_bananas.py``).
+and costs 4-6x less optimizer CPU (``bench/bench_optimizer_cpu.py``; search behaviour compared by
+``bench/bench_equivalence.py bananas bananas:predictor=sklearn``).
 
 Invalid architectures are not trained on. scikit-learn is imported when the optimizer is built
 (the ``[surrogates]`` extra; the numpy predictor uses its threadpoolctl).
@@ -100,11 +101,8 @@ class PredictorEnsemble:
         """Mean and standard deviation of the members' predicted accuracies."""
         from threadpoolctl import threadpool_limits
 
-        with threadpool_limits(1):
-            if self.predictor == "numpy":
-                predictions = self.models[0].predict(x) * self.scale + self.mean
-            else:
-                predictions = np.stack([model.predict(x) for model in self.models]) * self.scale + self.mean
+        with threadpool_limits(1):  # one (members, rows) block from MLPEnsemble, one row per MLPRegressor
+            predictions = np.vstack([model.predict(x) for model in self.models]) * self.scale + self.mean
         return predictions.mean(axis=0), predictions.std(axis=0)
 
 

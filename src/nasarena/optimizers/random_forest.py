@@ -45,7 +45,7 @@ class LogForest:
         for _ in range(self.n_trees):
             weights = np.bincount(self.rng.integers(n, size=n), minlength=n).astype(np.float64)
             tree = self._tree_class(min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=1e-8,
-                              random_state=int(self.rng.integers(2**31)))
+                                    random_state=int(self.rng.integers(2**31)))
             tree.fit(x, log_costs, sample_weight=weights)
             leaves = tree.tree_.apply(x)
             nodes = tree.tree_.node_count

@@ -2,7 +2,7 @@
 
 The algorithm is the one :class:`~.smac3.SMAC3` (``smac3``) gets from SMAC3 itself with the NB101
 paper's settings, and that optimizer is the reference this one is tested against
-(``bench/bench_equivalence.py``, ``tests/test_smac_equivalence.py``). Configurations are the
+(``bench/bench_equivalence.py``, ``tests/test_vectorised_optimizers.py``). Configurations are the
 category indices of a categorical encoding (``space.config_space(encoding)``; conditional ones
 such as DARTS' through :class:`~.categorical_configs.CategoricalConfigs`), which is also how
 SMAC3 hands them to its model (an inactive parameter as one more category):
@@ -15,8 +15,8 @@ SMAC3 hands them to its model (an inactive parameter as one more category):
 * **acquisition**: log expected improvement over the incumbent, whose value is the lowest
   predicted cost among the evaluated configurations;
 * **acquisition search** (SMAC3's ``LocalAndSortedRandomSearch``): 5,000 random configurations
-  scored, and local searches started from the 10 best of them and from the 10 evaluated
-  configurations with the lowest predicted cost; a local search moves to the first neighbour
+  scored, and local searches started from the 10 best of them and from the 10 proposed ones
+  (evaluated or pending, SMAC3's run history) with the lowest predicted cost; a local search moves to the first neighbour
   (one active parameter changed, children it activates at their defaults, neighbours in
   random order) that improves the acquisition, walks onto
   an equal neighbour when none does (at most 10 such plateau steps) and stops at a local
