@@ -89,6 +89,19 @@ def settings_of(name: str, pairs: list[str]) -> dict:
     return values
 
 
+def finished_runs(log: Path) -> list[dict]:
+    """The runs recorded in ``log``; a last line cut short by a kill is dropped from the file, so
+    that the next run's line starts on a line of its own (every complete line is kept)."""
+    if not log.exists():
+        return []
+    data = log.read_bytes()
+    complete = data[: data.rfind(b"\n") + 1]
+    if len(complete) < len(data):
+        with log.open("r+b") as out:
+            out.truncate(len(complete))
+    return [json.loads(line) for line in complete.decode().splitlines()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("new")
@@ -105,10 +118,15 @@ def main() -> None:
     options = parser.parse_args()
     if options.evaluations is None and options.seconds is None:
         parser.error("give --evaluations and/or --seconds")
+    from nasarena.optimizers.base import REGISTRY
+
+    unknown = [spec for spec in (options.new, options.reference) if parse_spec(spec)[0] not in REGISTRY]
+    if unknown:
+        parser.error(f"unknown optimizer(s) {', '.join(unknown)}; available: {', '.join(sorted(REGISTRY))}")
     budget = f"{options.evaluations or 'all'}evals-{options.seconds or 'inf'}s"
     log = options.out / f"{options.benchmark}-{budget}" / "runs.jsonl"
     log.parent.mkdir(parents=True, exist_ok=True)
-    done = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    done = finished_runs(log)
     names = (options.new, options.reference)
     have = {(r["optimizer"], r["seed"]) for r in done}
     tasks = [(options.benchmark, name, settings_of(parse_spec(name)[0], options.set), seed, options.evaluations, options.seconds)
