@@ -69,13 +69,17 @@ def original_neighbours(cell):
 
 
 def same_cell(a: Cell, b: Cell) -> bool:
-    """Every attribute equal (the row looked up on both first)."""
-    return a.row == b.row and vars(a) == vars(b)
+    """Every attribute equal: row, validity, and the matrices and ops (built on first access by
+    a cell of the raw tables)."""
+    return all(getattr(a, name) == getattr(b, name)
+               for name in ("row", "reason", "original_matrix", "original_ops", "matrix", "ops"))
 
 
 def generator_state(rng):
     state = rng.bit_generator.state  # a spent half-output's value is irrelevant: compare it only when held
-    return state["state"], state["has_uint32"], state["uinteger"] if state["has_uint32"] else None
+    inner = {key: value.tolist() if isinstance(value, np.ndarray) else value for key, value in state.items()
+             if key not in ("has_uint32", "uinteger")}
+    return repr(inner), state["has_uint32"], state["uinteger"] if state["has_uint32"] else None
 
 
 def test_raw_tables_give_the_rows_and_cells_of_pruning_and_look_up():
@@ -116,6 +120,41 @@ def test_an_op_word_of_zero_is_redrawn_as_numpy_does():
     expected = sum(label * weight for label, weight in zip(labels, raw.OP_WEIGHTS))
     assert operations._op_code_with_rejections(words, rng) == expected
     assert generator_state(rng) == generator_state(copy)
+
+
+@pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.PCG64DXSM, np.random.Philox])
+@pytest.mark.parametrize("odd_start", [False, True])
+def test_sample_raw_many_gives_the_cells_and_state_of_one_at_a_time(bit_generator, odd_start):
+    for seed in range(8):
+        batched, single = np.random.Generator(bit_generator(seed)), np.random.Generator(bit_generator(seed))
+        if odd_start:  # half an output held: the batch goes one at a time until it is spent
+            batched.integers(0, 3), single.integers(0, 3)
+        for count in (1, 7, 150):
+            many = operations.sample_raw_many(batched, count)
+            assert all(same_cell(a, operations.sample_raw(single)) for a in many)
+            assert generator_state(batched) == generator_state(single)
+    assert batched.random() == single.random()
+
+
+def test_a_batch_of_attempts_ends_at_an_op_word_of_zero():
+    words = np.random.default_rng(2).integers(1, 2**32, size=(6, 54), dtype=np.uint64).astype(np.uint32)
+    words[4, 51] = 0
+    masks, opcodes = operations.decode_attempts(words)
+    assert len(masks) == len(opcodes) == 4
+    for attempt in range(4):
+        upper = [words[attempt, x * 7 + y] >> 31 for x, y in raw.EDGE_PAIRS]
+        assert masks[attempt] == sum(int(bit) << i for i, bit in enumerate(upper))
+        labels = [int(word) * 3 >> 32 for word in words[attempt, 49:]]
+        assert opcodes[attempt] == sum(label * weight for label, weight in zip(labels, raw.OP_WEIGHTS))
+
+
+def test_cells_from_the_raw_tables_build_their_encoding_on_first_access():
+    cell = operations.sample_raw(np.random.default_rng(9))
+    assert "original_matrix" not in vars(cell)
+    rebuilt = Cell.from_checked(cell.original_matrix, cell.original_ops)
+    assert same_cell(cell, rebuilt) and cell == rebuilt and hash(cell) == hash(rebuilt)
+    with pytest.raises(AttributeError):
+        cell.no_such_attribute  # noqa: B018
 
 
 def test_mutate_one_edit_gives_the_original_child_and_state():

@@ -14,6 +14,7 @@ from collections import deque
 
 import numpy as np
 
+from ..spaces.protocol import sample_many
 from .base import Observation, Optimizer, Setting, Trial
 
 #: Mutation rules: the NB101 paper's single edit (the default) and the rate-based one.
@@ -63,10 +64,13 @@ class _Evolution(Optimizer):
         # tournament and the removal of the worst then run on plain floats.
         self.population: deque[object] = deque()
         self.accuracies: deque[float] = deque()
+        self._initial: list = []  # the first population, drawn at once, not yet asked (next one last)
 
     def _ask(self, number: int) -> Trial:
         if number < self.population_size or len(self.population) == 0:
-            return Trial(self.space.sample(self.rng))
+            if not self._initial:  # the samples until the population is full, drawn as one batch
+                self._initial = sample_many(self.space, self.rng, max(self.population_size - number, 1))[::-1]
+            return Trial(self._initial.pop())
         size = len(self.population)
         # uniform, with replacement; int(u * size) is the original's (u * size).astype(int64)
         picks = [int(u * size) for u in self.rng.random(self.tournament_size).tolist()]
@@ -85,7 +89,7 @@ class _Evolution(Optimizer):
                 self.population.popleft()
                 self.accuracies.popleft()
             else:
-                worst = min(range(len(self.accuracies)), key=self.accuracies.__getitem__)
+                worst = self.accuracies.index(min(self.accuracies))  # the first worst, as min() over indices
                 del self.population[worst]
                 del self.accuracies[worst]
 

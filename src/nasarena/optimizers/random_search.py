@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+from ..spaces.protocol import sample_many
 from .base import Observation, Optimizer, Trial
+
+#: Architectures drawn at a time (the space's ``sample_many``: the same ones as one at a time).
+BATCH = 64
 
 
 class RandomSearch(Optimizer):
     name = "rs"
     summary = "random search (the space's sampler; NB101: the original Bernoulli(0.5) encoding)"
 
+    def __init__(self, space, seed=0):
+        super().__init__(space, seed)
+        self._drawn: list = []  # drawn, not yet asked; the next one last
+
     def _ask(self, number: int) -> Trial:
-        return Trial(self.space.sample(self.rng))
+        if not self._drawn:
+            self._drawn = sample_many(self.space, self.rng, BATCH)[::-1]
+        return Trial(self._drawn.pop())
 
     def _tell(self, trial: Trial, observation: Observation) -> None:
         pass

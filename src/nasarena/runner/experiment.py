@@ -27,6 +27,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow
+import pyarrow.parquet
 
 from ..errors import DataFileError, InvalidSettingError, OutputError
 from ..io.files import atomic_write_bytes
@@ -193,7 +195,11 @@ def _write_parquet(directory: Path, name: str, frame: pd.DataFrame) -> None:
         directory.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=directory, prefix=partial_prefix(), suffix=".tmp")
         os.close(handle)
-        frame.to_parquet(temporary, index=False, write_page_checksum=True)  # a flipped byte is then detected
+        # pandas' to_parquet converts the columns on a thread pool, whose hand-offs cost more than
+        # a run's few thousand rows (8.8 ms against 3.0 ms for a 3,300-row run): one thread,
+        # the same file. With page checksums, a flipped byte is detected on reading.
+        table = pyarrow.Table.from_pandas(frame, preserve_index=False, nthreads=1)
+        pyarrow.parquet.write_table(table, temporary, write_page_checksum=True)
         os.replace(temporary, directory / name)
     except OSError as error:
         raise OutputError(f"cannot write {directory / name}: {error.strerror or error}") from None
@@ -356,11 +362,17 @@ def run_experiment(
     return computed
 
 
+def _execute_and_write(spec: RunSpec, out: Path, on_progress: Callable[[float], None] | None = None) -> None:
+    """Run one spec and write its files (in the worker process, so that the frame is not
+    pickled back and the main process does not write every run in turn)."""
+    _write_run(out, spec, execute(spec, on_progress))
+
+
 def _run_on_processes(todo: list[RunSpec], out: Path, jobs: int, finish, on_progress=None) -> None:
     if jobs == 1 or len(todo) <= 1:
         for spec in todo:
             report = (lambda share, spec=spec: on_progress(spec, share)) if on_progress else None
-            _write_run(out, spec, execute(spec, report))
+            _execute_and_write(spec, out, report)
             finish(spec)
         return
     context = worker_context()  # never fork: see .workers
@@ -371,7 +383,7 @@ def _run_on_processes(todo: list[RunSpec], out: Path, jobs: int, finish, on_prog
         remaining = iter(todo)
         running = {}
         for spec in remaining:
-            running[pool.submit(execute, spec)] = spec
+            running[pool.submit(_execute_and_write, spec, out)] = spec
             if len(running) >= 2 * jobs:
                 break
         while running:
@@ -379,11 +391,11 @@ def _run_on_processes(todo: list[RunSpec], out: Path, jobs: int, finish, on_prog
             _drain_progress(progress, by_file, on_progress)
             for future in done:
                 spec = running.pop(future)
-                _write_run(out, spec, future.result())
+                future.result()  # a worker's error is raised here
                 finish(spec)
                 following = next(remaining, None)
                 if following is not None:
-                    running[pool.submit(execute, following)] = following
+                    running[pool.submit(_execute_and_write, following, out)] = following
 
 
 def _drain_progress(progress, by_file: dict[str, RunSpec], on_progress) -> None:

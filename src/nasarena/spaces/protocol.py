@@ -5,6 +5,13 @@ and the conformance checks (:mod:`nasarena.testing`) talk to. One set of names i
 a new space is usable everywhere once it implements these methods and is listed in
 :mod:`nasarena.spaces.registry`. ``check_space`` in :mod:`nasarena.testing` verifies the
 guarantees written here.
+
+One method is optional, a fast path a space offers where drawing one architecture at a time
+is the cost of a cheap optimizer: ``sample_many(rng, count)`` returns the same ``count``
+architectures as ``count`` calls of :meth:`SearchSpace.sample` and leaves the generator in the
+same state (NB101's raw sampler decodes them in vectorised batches). Random search and the
+evolutions' first population draw through it when the space has it (:func:`sample_many`);
+``check_space`` holds it to that promise.
 """
 
 from __future__ import annotations
@@ -109,3 +116,10 @@ class FiniteSpace(SearchSpace, Protocol):
 
     def row(self, arch) -> int:
         """The row of an architecture of the space (its position in :meth:`enumerate`)."""
+
+
+def sample_many(space: SearchSpace, rng: np.random.Generator, count: int) -> list:
+    """``count`` architectures of ``space.sample``: through the space's optional ``sample_many``
+    fast path when it has one (the same architectures and generator state), else one by one."""
+    draw = getattr(space, "sample_many", None)
+    return draw(rng, count) if draw is not None else [space.sample(rng) for _ in range(count)]

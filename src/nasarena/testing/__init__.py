@@ -65,6 +65,13 @@ def check_space(space, seed: int = 0, samples: int = 12) -> None:
              "samples the same architectures for the same seed")
     members = [a for a in first if space.contains(a)]
     _require(len(members) > 0, subject, f"samples at least one architecture of the space in {samples} draws")
+    if hasattr(space, "sample_many"):
+        batched, one_by_one = np.random.default_rng(seed), np.random.default_rng(seed)
+        many = space.sample_many(batched, samples)
+        singles = [space.sample(one_by_one) for _ in range(samples)]
+        _require([space.identity(a) for a in many] == [space.identity(a) for a in singles] and
+                 batched.bit_generator.state == one_by_one.bit_generator.state, subject,
+                 "sample_many(rng, n) gives the architectures of n sample(rng) calls and leaves the same generator state")
     for arch in first:
         reason = space.violation(arch)
         _require(reason is None or (isinstance(reason, str) and reason != ""), subject,

@@ -134,6 +134,22 @@ class Cell:
             self.ops = pick(ops)
         self.reason = _domain_violation(self.matrix, self.ops)
 
+    #: The four encoding attributes a cell built from the raw tables fills in on first access.
+    _ENCODING_ATTRIBUTES = frozenset(("original_matrix", "original_ops", "matrix", "ops"))
+
+    def __getattr__(self, name: str):
+        """Called only for an attribute the cell does not hold. A cell that a search operator built
+        from its raw encoding (:func:`.raw.make_cell`, ``_raw`` set) holds its row but not yet its
+        matrices and ops: most such cells are only hashed and looked up, and building the tuples
+        costs more than the look-up. They are built here, once, on first access."""
+        raw_encoding = self.__dict__.get("_raw")
+        if raw_encoding is None or name not in Cell._ENCODING_ATTRIBUTES:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        from .raw import encoding_attributes  # raw builds cells: imported here, not at module level
+
+        self.__dict__.update(encoding_attributes(*raw_encoding))
+        return self.__dict__[name]
+
     @property
     def is_valid(self) -> bool:
         return self.reason is None

@@ -68,6 +68,62 @@ def sample_raw(rng: np.random.Generator) -> Cell:
             return raw.make_cell(mask, opcode, row, tables.interior.item(mask))
 
 
+#: Attempts drawn per valid cell wanted by :func:`sample_raw_many` (~73 % of attempts are valid).
+_ATTEMPTS_PER_CELL = 1.5
+_PCG_PERIOD = 1 << 128  # PCG64's advance works modulo its period, so a negative step rewinds
+_REWINDABLE = (np.random.PCG64, np.random.PCG64DXSM)
+_EDGE_WEIGHTS = np.left_shift(1, np.arange(raw.NUM_EDGE_BITS, dtype=np.int64))
+_OP_CODE_WEIGHTS = np.array(raw.OP_WEIGHTS, dtype=np.uint64)
+
+
+def sample_raw_many(rng: np.random.Generator, count: int) -> list[Cell]:
+    """``count`` cells of :func:`sample_raw`: the same cells as ``count`` calls, and the same
+    generator state afterwards, decoded in vectorised batches (~1 us a cell instead of ~10).
+
+    A batch draws the 54 words of more attempts than are likely needed, decodes them all
+    with numpy, keeps the valid ones up to ``count`` and moves the generator back to the end
+    of the last attempt used (``advance`` by a negative step, which PCG64, numpy's default, and
+    PCG64DXSM take modulo their period; other bit generators, and one holding half an output,
+    go one cell at a time).
+    An attempt with an op word of 0, which numpy rejects and redraws (probability ~1e-9),
+    ends the batch there and is drawn by :func:`sample_raw` itself.
+    """
+    cells: list[Cell] = []
+    bit_generator = rng.bit_generator
+    tables = raw.raw_tables()
+    while len(cells) < count:
+        wanted = count - len(cells)
+        if not (_LITTLE_ENDIAN and isinstance(bit_generator, _REWINDABLE) and not bit_generator.state["has_uint32"]):
+            cells.append(sample_raw(rng))
+            continue
+        attempts = int(wanted * _ATTEMPTS_PER_CELL) + 8
+        words = bit_generator.random_raw(attempts * _RAW_WORDS // 2).view(np.uint32).reshape(attempts, _RAW_WORDS)
+        masks, opcodes = decode_attempts(words)
+        usable = len(masks)
+        rows = tables.rows(masks, opcodes)
+        chosen = np.flatnonzero(rows >= 0)[:wanted]
+        used = int(chosen[-1]) + 1 if len(chosen) == wanted else usable
+        bit_generator.advance((used - attempts) * _RAW_WORDS // 2 % _PCG_PERIOD)
+        chosen_masks = masks[chosen]
+        cells.extend(map(raw.make_cell, chosen_masks.tolist(), opcodes[chosen].tolist(), rows[chosen].tolist(),
+                         tables.interior[chosen_masks].tolist()))
+        if len(cells) < count and usable < attempts:  # the generator is at the attempt with a rejected op word
+            cells.append(sample_raw(rng))
+    return cells
+
+
+def decode_attempts(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The edge masks and op codes of sampler attempts (rows of 54 32-bit words, as
+    :func:`sample_raw` decodes one), up to the first attempt holding an op word of 0: numpy
+    rejects that word and draws another, which shifts everything after it."""
+    op_words = words[:, MAX_VERTICES * MAX_VERTICES :].astype(np.uint64)
+    rejected = np.flatnonzero((op_words == 0).any(axis=1))
+    usable = len(words) if len(rejected) == 0 else int(rejected[0])
+    masks = (words[:usable, _UPPER_WORDS] >> 31).astype(np.int64) @ _EDGE_WEIGHTS
+    opcodes = (((op_words[:usable] * len(OPS)) >> 32) @ _OP_CODE_WEIGHTS).astype(np.int64)
+    return masks, opcodes
+
+
 def _op_code_with_rejections(op_words: list[int], rng: np.random.Generator) -> int:
     """The op code of an attempt whose op words hold a 0: as numpy, each op takes the next word
     until one is not 0, from the attempt's words and then from the generator."""
@@ -152,10 +208,8 @@ def mutate_one_edit(cell: Cell, rng: np.random.Generator) -> Cell:
     """
     if not cell.is_valid:
         raise ValueError(f"cannot mutate an invalid cell: {cell.reason}")
-    if len(cell.original_ops) == MAX_VERTICES:
-        mask, opcode = raw.encode(cell.original_matrix, cell.original_ops)
-    else:
-        mask, opcode = raw.encode(*_padded_original(cell, rng))
+    encoding = raw.encoding_of(cell)
+    mask, opcode = encoding if encoding is not None else raw.encode(*_padded_original(cell, rng))
     # On the integer encoding (see .raw): the draws are those of the original loop, attempt by
     # attempt, but only the accepted child is built as a Cell.
     tables = raw.raw_tables()
@@ -163,10 +217,11 @@ def mutate_one_edit(cell: Cell, rng: np.random.Generator) -> Cell:
                                                tables.row_of_labelled.item)
     edge_slots = raw.NUM_EDGE_BITS
     parent = cell.row
+    uniform = rng.random
     attempts = 0
     while True:
         attempts += 1
-        position = int(rng.random() * (edge_slots + _OP_SPOTS))
+        position = int(uniform() * (edge_slots + _OP_SPOTS))
         child_mask, child_opcode = mask, opcode
         if position < edge_slots:
             child_mask = mask ^ (1 << position)
@@ -174,7 +229,7 @@ def mutate_one_edit(cell: Cell, rng: np.random.Generator) -> Cell:
             weight = raw.OP_WEIGHTS[position - edge_slots]
             label = opcode // weight % 3
             others = _OTHER_LABELS[label]
-            child_opcode = opcode + (others[int(rng.random() * len(others))] - label) * weight
+            child_opcode = opcode + (others[int(uniform() * len(others))] - label) * weight
         offset = offset_of(child_mask)
         if offset < 0:
             continue
@@ -234,8 +289,9 @@ def neighbours(cell: Cell) -> list[Cell]:
     """
     if not cell.is_valid:
         raise ValueError(f"invalid cell has no neighbourhood: {cell.reason}")
-    if len(cell.original_ops) == MAX_VERTICES:
-        return _neighbours_raw(cell)
+    encoding = raw.encoding_of(cell)
+    if encoding is not None:
+        return _neighbours_raw(cell, *encoding)
     matrix = cell.original_matrix
     ops = cell.original_ops
     n = len(ops)
@@ -258,11 +314,10 @@ def neighbours(cell: Cell) -> list[Cell]:
     return result
 
 
-def _neighbours_raw(cell: Cell) -> list[Cell]:
-    """:func:`neighbours` of a 7-vertex encoding, on the integer encoding: the same candidates
-    in the same order (op changes by vertex and op, then edge flips row-major), de-duplicated
-    by row, and only the survivors built as cells."""
-    mask, opcode = raw.encode(cell.original_matrix, cell.original_ops)
+def _neighbours_raw(cell: Cell, mask: int, opcode: int) -> list[Cell]:
+    """:func:`neighbours` of a 7-vertex encoding (``mask``, ``opcode``), on the integer encoding:
+    the same candidates in the same order (op changes by vertex and op, then edge flips
+    row-major), de-duplicated by row, and only the survivors built as cells."""
     masks = [mask] * (_OP_SPOTS * (len(OPS) - 1)) + [mask ^ (1 << bit) for bit in range(raw.NUM_EDGE_BITS)]
     opcodes = [opcode + (other - opcode // weight % 3) * weight
                for weight in raw.OP_WEIGHTS for other in _OTHER_LABELS[opcode // weight % 3]]

@@ -186,19 +186,34 @@ def encode(matrix, ops) -> tuple[int, int] | None:
 
 
 def make_cell(mask: int, opcode: int, row: int, interior: int) -> Cell:
-    """The valid cell of an encoding whose ``row`` and kept ``interior`` are known, built from
-    the tables: the same object ``Cell.from_checked`` builds (and looks up), without pruning."""
+    """The valid cell of an encoding whose ``row`` and kept ``interior`` are known: equal to the
+    cell ``Cell.from_checked`` builds (and looks up), without pruning. It keeps the encoding
+    (``_raw``) and builds its matrices and ops only when they are first read (see
+    ``Cell.__getattr__``): a search hot path mostly hashes and looks cells up."""
+    cell = Cell.__new__(Cell)
+    cell.__dict__.update(_row=row, reason=None, _raw=(mask, opcode, interior))
+    return cell
+
+
+def encoding_attributes(mask: int, opcode: int, interior: int) -> dict:
+    """``original_matrix``, ``original_ops``, ``matrix`` and ``ops`` of a valid raw encoding
+    (``interior``: the interior vertices pruning keeps), as ``Cell.from_checked`` builds them."""
     original = tuple([rows[mask >> start & full] for rows, start, full in _ROW_PARTS])
     ops = _OPS_OF_CODE[opcode]
     kept, pick = _PICKERS[interior]
     if pick is None:
-        matrix, pruned_ops = original, ops
-    else:
-        matrix, pruned_ops = tuple([pick(original[i]) for i in kept]), pick(ops)
-    cell = Cell.__new__(Cell)
-    cell.__dict__.update(_row=row, original_matrix=original, original_ops=ops, matrix=matrix, ops=pruned_ops,
-                         reason=None)
-    return cell
+        return dict(original_matrix=original, original_ops=ops, matrix=original, ops=ops)
+    return dict(original_matrix=original, original_ops=ops, matrix=tuple([pick(original[i]) for i in kept]),
+                ops=pick(ops))
+
+
+def encoding_of(cell: Cell) -> tuple[int, int] | None:
+    """The (edge mask, op code) of a cell's unpruned encoding: kept by a cell :func:`make_cell`
+    built, else computed (None when the encoding is not 7 vertices)."""
+    kept = cell.__dict__.get("_raw")
+    if kept is not None:
+        return kept[0], kept[1]
+    return encode(cell.original_matrix, cell.original_ops)
 
 
 def cell_of(tables: RawTables, mask: int, opcode: int) -> Cell | None:

@@ -74,11 +74,20 @@ class NB101Space:
             return unique_cells().cell(int(self.subset[int(rng.random() * len(self.subset))]))
         return operations.sample_raw(rng) if self.sampler == "raw" else operations.sample_unique(rng)
 
+    def sample_many(self, rng: np.random.Generator, count: int) -> list[Cell]:
+        """``count`` cells of :meth:`sample`, and the generator left as ``count`` calls leave it;
+        the raw sampler decodes them in vectorised batches (:func:`.operations.sample_raw_many`)."""
+        if self.subset is None and self.sampler == "raw":
+            return operations.sample_raw_many(rng, count)
+        return [self.sample(rng) for _ in range(count)]
+
     def mutate(self, cell: Cell, rng: np.random.Generator, rate: float = 1.0) -> Cell:
         return self._mutation_in_subset(cell, lambda: operations.mutate(cell, rng, rate))
 
     def mutate_one_edit(self, cell: Cell, rng: np.random.Generator) -> Cell:
         """:func:`.operations.mutate_one_edit` (the NB101 paper's mutation), inside the subset."""
+        if self._members is None:  # the whole space: the hot path of evolution, without the subset loop
+            return operations.mutate_one_edit(cell, rng)
         return self._mutation_in_subset(cell, lambda: operations.mutate_one_edit(cell, rng))
 
     def mutate_variable_size(self, cell: Cell, rng: np.random.Generator) -> Cell:
