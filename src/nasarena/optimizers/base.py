@@ -160,6 +160,9 @@ class Optimizer(metaclass=_SettingsChecked):
     SETTINGS: ClassVar[Mapping[str, Setting]] = {}
     #: True for optimizers that schedule fidelities themselves (they take ``fidelities``).
     multi_fidelity: ClassVar[bool] = False
+    #: For a re-implementation, the registry name of the library-backed optimizer it reproduces
+    #: (``smac3`` for ``smac``): a setting only the reference has is refused with its name.
+    reference: ClassVar[str | None] = None
 
     def __init__(self, space, seed: int | np.random.Generator = 0):
         self.space = space
@@ -229,7 +232,11 @@ def check_settings(cls: type[Optimizer], settings: Mapping[str, object]) -> None
     names = setting_names(cls)
     for key, value in settings.items():
         if key not in names:
-            raise unknown_name("setting", key, names, owner=f"of optimizer {cls.name!r}")
+            error = unknown_name("setting", key, names, owner=f"of optimizer {cls.name!r}")
+            if cls.reference is not None and key in setting_names(optimizer_class(cls.reference)):
+                error.args = (f"{error.args[0]}; {key} is a setting of {cls.reference!r}, the library-backed "
+                              f"optimizer that {cls.name!r} re-implements",)
+            raise error
         rule = cls.SETTINGS.get(key)
         problem = None if rule is None else rule.problem(value)
         if rule is not None and problem is not None:

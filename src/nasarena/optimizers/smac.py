@@ -81,6 +81,7 @@ class SMAC(Optimizer):
 
     name = "smac"
     summary = "SMAC: SMAC3's random forest (5 trees), log EI and local search, vectorised; categorical encodings"
+    reference = "smac3"
 
     SETTINGS = {
         "encoding": Setting(str, "the space's ConfigSpace encoding SMAC searches (categorical parameters only)"),

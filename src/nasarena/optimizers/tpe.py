@@ -103,6 +103,7 @@ class CategoricalParzen:
 class TPE(Optimizer):
     name = "tpe"
     summary = "TPE: Optuna's univariate estimator (defaults) vectorised over a categorical encoding"
+    reference = "tpe-optuna"
 
     SETTINGS = {
         "n_startup_trials": Setting(int, "random trials before TPE's densities are used", low=0),
