@@ -12,6 +12,10 @@ reported with their ratio (the machine is shared: alternating and keeping the be
 of the load), and whether the two trees gave the same trajectories (evaluated architectures and
 simulated times, per optimizer and seed). ``--re-seeds N`` also times N seeds of RE at 1e7 s
 through ``run_experiment`` (2 processes), once per tree.
+
+Measured (2 cores, load 1.55 at the end, ``--baseline`` at b4851e7, ``--repeats 3 --re-seeds 500``):
+us per evaluation in all, new / baseline: RS 9.0 / 19.7, RE 14.4 / 18.3, NRE 16.7 / 23.6,
+LS 11.0 / 12.9, the same trajectories; 500 seeds of RE at 1e7 s 17.3 s / 22.6 s (same digest).
 """
 
 from __future__ import annotations
