@@ -255,3 +255,14 @@ def test_optimizer_cpu_time_measures_what_the_optimizer_spends(charged):
     if charged:  # exact (the spins and the sampling around them), and on the simulated clock
         assert _Spinner.spent < measured[-1] < 1.4 * _Spinner.spent
         assert frame.sim_time.iloc[-1] > frame.sim_time.iloc[-1] - measured[-1] > 0
+
+
+def test_result_from_fields_is_the_dataclass_result():
+    from dataclasses import fields
+
+    from nasarena.benchmarks.result import Result
+
+    values = (0.91, 0.9, 1234.5, 2_000_000, 108, 0.99, 2, True, frozenset({"cost_seconds"}))
+    fast, plain = Result.from_fields(*values), Result(*values)
+    assert fast == plain and hash(fast) == hash(plain)
+    assert vars(fast) == {f.name: getattr(plain, f.name) for f in fields(Result)}
