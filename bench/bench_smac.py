@@ -49,6 +49,7 @@ VARIANTS = {
     "rs": ("rs", {}, unchanged),
     "tpe-vectorised": ("tpe", {}, unchanged),
     "smac-vectorised": ("smac", {}, unchanged),
+    "smac-vectorised-repeated3": ("smac", {"repeated_evaluations": 3}, unchanged),
     "tpe-categorical": ("tpe-optuna", {"encoding": "categorical"}, unchanged),
     "tpe-variable_size": ("tpe-optuna", {"encoding": "variable_size"}, unchanged),
     "tpe-continuous": ("tpe-optuna", {"encoding": "continuous"}, unchanged),

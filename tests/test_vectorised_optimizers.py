@@ -248,7 +248,7 @@ def test_numeric_encodings_are_refused_with_the_reference_named(name, reference,
 def test_a_setting_only_the_reference_has_is_refused_with_the_reference_named():
     from nasarena.errors import UnknownNameError
 
-    with pytest.raises(UnknownNameError, match="repeated_evaluations is a setting of 'smac3'"):
-        make("smac", space_named("nb201"), repeated_evaluations=3)
+    with pytest.raises(UnknownNameError, match="multivariate is a setting of 'tpe-optuna'"):
+        make("tpe", space_named("nb201"), multivariate=True)
     with pytest.raises(UnknownNameError, match=r"unknown setting 'nope' of optimizer 'tpe'.*available[^;]*$"):
         make("tpe", space_named("nb201"), nope=1)

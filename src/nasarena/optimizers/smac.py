@@ -8,9 +8,14 @@ such as DARTS' through :class:`~.categorical_configs.CategoricalConfigs`), which
 SMAC3 hands them to its model (an inactive parameter as one more category):
 
 * **start**: one random configuration (the original scripts' ``initial_incumbent: RANDOM``);
+* **intensification** (:mod:`.intensifier`): with ``repeated_evaluations`` = 1 (the NB101
+  paper's setting) every configuration is evaluated once; with more (the anytime paper's
+  variant, 3), SMAC3's intensifier races each new configuration against the incumbent on up to
+  that many seeds, re-evaluating the incumbent between new configurations;
 * **model** (refitted after every ``retrain_after`` proposals, once new results arrived):
-  costs ``1 - validation accuracy`` (invalid architectures cost 1) scaled as SMAC3's log-scaled
-  run-history encoder does (to ``(0, 1]`` above a floor set by the 5th percentile, then the log),
+  one row per finished trial (a configuration evaluated on several seeds appears once per
+  seed, as in SMAC3's run-history encoder), costs ``1 - validation accuracy`` (invalid
+  architectures cost 1) scaled as SMAC3's log-scaled run-history encoder does (to ``(0, 1]`` above a floor set by the 5th percentile, then the log),
   and a :class:`~.random_forest.LogForest` of ``n_trees`` trees on them;
 * **acquisition**: log expected improvement over the incumbent, whose value is the lowest
   predicted cost among the evaluated configurations;
@@ -36,8 +41,7 @@ the same neighbour. The random stream is nasarena's, so the same seed does not g
 trajectory; the equivalence study compares distributions.
 
 Not here (``smac3`` runs them): encodings with numeric parameters (NB101's ``continuous`` and
-``variable_size``) and ``repeated_evaluations`` > 1, SMAC3's intensifier racing challengers
-against the incumbent on several seeds.
+``variable_size``).
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ from scipy.special import ndtr
 
 from .base import Observation, Optimizer, Setting, Trial
 from .categorical_configs import CategoricalConfigs, Rows
+from .intensifier import Intensifier
 from .random_forest import LogForest
 
 #: Random configurations scored per acquisition search (SMAC3 1.x's ``acq_opt_challengers``).
@@ -85,16 +90,19 @@ class SMAC(Optimizer):
 
     SETTINGS = {
         "encoding": Setting(str, "the space's ConfigSpace encoding SMAC searches (categorical parameters only)"),
+        "repeated_evaluations": Setting(int, "seeds a configuration may be evaluated on (the intensifier's "
+                                        "max_config_calls; 3 in the anytime paper)", low=1),
         "n_trees": Setting(int, "trees of the random forest", low=1),
         "random_fraction": Setting(float, "probability of a random configuration instead of the acquisition's",
                                    low=0, high=1),
         "retrain_after": Setting(int, "configurations proposed between refits of the forest", low=1),
     }
 
-    def __init__(self, space, seed=0, *, encoding: str = "categorical", n_trees: int = 5,
-                 random_fraction: float = 0.33, retrain_after: int = 8):
+    def __init__(self, space, seed=0, *, encoding: str = "categorical", repeated_evaluations: int = 1,
+                 n_trees: int = 5, random_fraction: float = 0.33, retrain_after: int = 8):
         super().__init__(space, seed)
         self.encoding = encoding
+        self.repeated_evaluations = repeated_evaluations
         self.n_trees = n_trees
         self.random_fraction = float(random_fraction)
         self.retrain_after = retrain_after
@@ -102,9 +110,12 @@ class SMAC(Optimizer):
         self._sizes = self._configs.sizes
         self._neighbour_moves = np.array([(j, v) for j, size in enumerate(self._sizes) for v in range(size)])
         self._proposed: set[bytes] = set()
-        self._rows = Rows(len(self._sizes))  # every proposal, in ask order (trial number = row)
-        self._costs: list[float] = []  # per proposal; NaN until told
+        self._rows = Rows(len(self._sizes))  # every proposed configuration, in proposal order
+        self._trial_rows: list[int] = []  # per trial (ask number): the row of its configuration
+        self._trial_keys: list[int] = []  # per trial: the intensifier's key (seed) it runs on
+        self._costs: list[float] = []  # per trial; NaN until told
         self._told = 0
+        self._intensifier = Intensifier(repeated_evaluations, self._propose)
         self._trained_on = -1
         self._challengers: list[np.ndarray] = []
         self._yielded = 0  # proposals since the last acquisition search
@@ -112,11 +123,18 @@ class SMAC(Optimizer):
 
     # -- proposals -----------------------------------------------------------------------------
     def _ask(self, number: int) -> Trial:
+        row, key = self._intensifier.next_trial()
+        self._trial_rows.append(row)
+        self._trial_keys.append(key)
+        self._costs.append(np.nan)
+        return Trial(self.space.from_config(self._configs.config(self._rows.array[row]), self.encoding))
+
+    def _propose(self) -> int:
+        """A new configuration for the intensifier (SMAC3's configuration selector): its row."""
         vector = self._next_configuration()
         self._proposed.add(vector.tobytes())
         self._rows.append(vector)
-        self._costs.append(np.nan)
-        return Trial(self.space.from_config(self._configs.config(vector), self.encoding))
+        return len(self._rows.array) - 1
 
     def _random(self, count: int | None = None) -> np.ndarray:
         return self._configs.random(self.rng, count)
@@ -152,9 +170,10 @@ class SMAC(Optimizer):
     def _refit(self) -> None:
         costs = np.array(self._costs)
         told = ~np.isnan(costs)
-        self._forest.fit(self._model_input(self._rows.array[told]), log_scaled(costs[told]))
+        rows = np.array(self._trial_rows)[told]
+        self._forest.fit(self._model_input(self._rows.array[rows]), log_scaled(costs[told]))
         self._predicted = self._forest.predict(self._model_input(self._rows.array))[0]  # every proposal, once
-        self._best = float(self._predicted[told].min())  # the incumbent's value: SMAC3's predicted best
+        self._best = float(self._predicted[rows].min())  # the incumbent's value: SMAC3's predicted best
         self._trained_on = self._told
 
     def _model_input(self, configurations: np.ndarray) -> np.ndarray:
@@ -232,5 +251,7 @@ class SMAC(Optimizer):
         return points, values
 
     def _tell(self, trial: Trial, observation: Observation) -> None:
-        self._costs[trial.number] = 1.0 - (observation.valid_accuracy if observation.valid else 0.0)
+        cost = 1.0 - (observation.valid_accuracy if observation.valid else 0.0)
+        self._costs[trial.number] = cost
+        self._intensifier.tell(self._trial_rows[trial.number], self._trial_keys[trial.number], cost)
         self._told += 1

@@ -1,8 +1,8 @@
 """SMAC (Hutter et al. 2011) through SMAC3 2.x's ask/tell itself, over a ConfigSpace encoding of the space.
 
 This is the library-backed reference (``smac3``) of nasarena's vectorised ``smac`` (:mod:`.smac`),
-which runs the same algorithm on categorical encodings at a fraction of the cost; this one also
-runs numeric and conditional encodings.
+which runs the same algorithm (repeated evaluations included) on categorical encodings, conditional
+ones too, at a fraction of the cost; this one also runs numeric encodings.
 
 The NB101 paper's setting (Supplement S2.2) is the default: SMAC3's hyperparameter-optimisation
 facade (random-forest surrogate, expected improvement, local and random search for the next
