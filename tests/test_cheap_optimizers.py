@@ -6,6 +6,7 @@ here as the specification: same cells, same generator state afterwards, same tra
 
 from __future__ import annotations
 
+import pickle
 import time
 from collections import deque
 
@@ -151,6 +152,9 @@ def test_a_batch_of_attempts_ends_at_an_op_word_of_zero():
 def test_cells_from_the_raw_tables_build_their_encoding_on_first_access():
     cell = operations.sample_raw(np.random.default_rng(9))
     assert "original_matrix" not in vars(cell)
+    assert same_cell(pickle.loads(pickle.dumps(cell)), cell)  # pickled before its encoding was built
+    assert "original_matrix" in vars(cell)
+    cell = operations.sample_raw(np.random.default_rng(9))
     rebuilt = Cell.from_checked(cell.original_matrix, cell.original_ops)
     assert same_cell(cell, rebuilt) and cell == rebuilt and hash(cell) == hash(rebuilt)
     with pytest.raises(AttributeError):
