@@ -22,6 +22,9 @@ Measured (2026-11-25; mean final regret new / reference, Mann-Whitney p, CPU rat
         (its first 50 seeds alone: p 0.04; the densities are Optuna's to 1e-12, see the tests)
     smac vs smac3, nb201-cifar10, 100 seeds x 150 evaluations       0.00226 / 0.00274  p 0.22   35x
     smac vs smac3, nb101-lite, 50 seeds x 200 evaluations           0.00577 / 0.00568  p 0.88   59x
+    smac vs smac3, both repeated_evaluations=3 (SMAC3's intensifier):
+        nb201-cifar10, 100 seeds x 150 evaluations                  0.00331 / 0.00311  p 0.75   37x
+        nb101-noisy, 50 seeds x 200 evaluations                     0.00924 / 0.00914  p 0.87   60x
     bananas vs predictor=sklearn, nb201-cifar10, 100 x 150          0.00097 / 0.00097  p 0.86  4.4x
     bananas vs predictor=sklearn, nb101-lite, 50 x 300              0.00278 / 0.00273  p 0.58  5.5x
 
