@@ -13,9 +13,9 @@ of the load), and whether the two trees gave the same trajectories (evaluated ar
 simulated times, per optimizer and seed). ``--re-seeds N`` also times N seeds of RE at 1e7 s
 through ``run_experiment`` (2 processes), once per tree.
 
-Measured (2 cores, load 1.55 at the end, ``--baseline`` at b4851e7, ``--repeats 3 --re-seeds 500``):
-us per evaluation in all, new / baseline: RS 9.0 / 19.7, RE 14.4 / 18.3, NRE 16.7 / 23.6,
-LS 11.0 / 12.9, the same trajectories; 500 seeds of RE at 1e7 s 17.3 s / 22.6 s (same digest).
+Measured (2 cores, load 1.49 at the end, ``--baseline`` at b4851e7, ``--repeats 3 --re-seeds 500``):
+us per evaluation in all, new / baseline: RS 8.3 / 18.9, RE 13.8 / 17.6, NRE 15.6 / 22.5,
+LS 10.0 / 12.2, the same trajectories; 500 seeds of RE at 1e7 s 16.4 s / 23.0 s (same digest).
 """
 
 from __future__ import annotations
