@@ -78,7 +78,7 @@ _OP_CODE_WEIGHTS = np.array(raw.OP_WEIGHTS, dtype=np.uint64)
 
 def sample_raw_many(rng: np.random.Generator, count: int) -> list[Cell]:
     """``count`` cells of :func:`sample_raw`: the same cells as ``count`` calls, and the same
-    generator state afterwards, decoded in vectorised batches (~1 us a cell instead of ~10).
+    generator state afterwards, decoded in vectorised batches (~2 us a cell instead of ~10).
 
     A batch draws the 54 words of more attempts than are likely needed, decodes them all
     with numpy, keeps the valid ones up to ``count`` and moves the generator back to the end
