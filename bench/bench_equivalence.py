@@ -65,31 +65,13 @@ def one_run(task: tuple) -> dict:
                 cpu_ms=float(frame.optimizer_cpu_time.iloc[-1]) / len(frame) * 1e3)
 
 
-def parse_value(text: str):
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text  # a bare string
-
-
 def parse_spec(spec: str) -> tuple[str, dict]:
-    """``name`` or ``name:KEY=VALUE,...``: the registry name and the variant's settings."""
+    """``name`` or ``name:KEY=VALUE,...``: the registry name and the variant's settings (values
+    read as ``nasarena run --set`` reads them)."""
+    from nasarena.cli.values import parse_assignments
+
     name, _, variant = spec.partition(":")
-    settings = {}
-    for pair in filter(None, variant.split(",")):
-        key, _, value = pair.partition("=")
-        settings[key] = parse_value(value)
-    return name, settings
-
-
-def settings_of(name: str, pairs: list[str]) -> dict:
-    values = {}
-    for pair in pairs:
-        key, value = pair.split("=", 1)
-        owner, _, setting = key.partition(".")
-        if owner == name:
-            values[setting] = parse_value(value)
-    return values
+    return name, parse_assignments(list(filter(None, variant.split(","))), "variant", "bananas:predictor=sklearn")
 
 
 def finished_runs(log: Path) -> list[dict]:
@@ -121,9 +103,16 @@ def main() -> None:
     options = parser.parse_args()
     if options.evaluations is None and options.seconds is None:
         parser.error("give --evaluations and/or --seconds")
+    from nasarena.cli.run_arguments import parse_overrides
+    from nasarena.errors import InvalidSettingError
     from nasarena.optimizers.base import REGISTRY
 
-    unknown = [spec for spec in (options.new, options.reference) if parse_spec(spec)[0] not in REGISTRY]
+    try:  # everything read before anything is written
+        specs = {spec: parse_spec(spec) for spec in (options.new, options.reference)}
+        overrides = parse_overrides(options.set)
+    except InvalidSettingError as error:
+        parser.error(str(error))
+    unknown = [spec for spec, (name, _) in specs.items() if name not in REGISTRY]
     if unknown:
         parser.error(f"unknown optimizer(s) {', '.join(unknown)}; available: {', '.join(sorted(REGISTRY))}")
     budget = f"{options.evaluations or 'all'}evals-{options.seconds or 'inf'}s"
@@ -132,7 +121,7 @@ def main() -> None:
     done = finished_runs(log)
     names = (options.new, options.reference)
     have = {(r["optimizer"], r["seed"]) for r in done}
-    tasks = [(options.benchmark, name, settings_of(parse_spec(name)[0], options.set), seed, options.evaluations, options.seconds)
+    tasks = [(options.benchmark, name, overrides.get(specs[name][0], {}), seed, options.evaluations, options.seconds)
              for seed in range(options.seeds) for name in names
              if (name, seed) not in have and options.only in (None, name)]
     with ProcessPoolExecutor(options.jobs) as pool, log.open("a") as out:
