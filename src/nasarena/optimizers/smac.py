@@ -134,7 +134,7 @@ class SMAC(Optimizer):
         vector = self._next_configuration()
         self._proposed.add(vector.tobytes())
         self._rows.append(vector)
-        return len(self._rows.array) - 1
+        return self._rows.count - 1
 
     def _random(self, count: int | None = None) -> np.ndarray:
         return self._configs.random(self.rng, count)

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from ..errors import import_extra
 from .base import Observation, Optimizer, Setting, Trial
+from .smac import SMAC
 
 #: Random configurations scored per acquisition search: SMAC3 1.x's default (``acq_opt_challengers``,
 #: the generation of the NB101 paper's SMAC); the 2.x facade's 10,000 doubles the cost of a search.
@@ -76,15 +77,9 @@ class SMAC3(Optimizer):
     name = "smac3"
     summary = "SMAC by SMAC3 itself (random forest of 5 trees, log EI), any ConfigSpace encoding (the reference of smac)"
 
-    SETTINGS = {
-        "encoding": Setting(str, "the space's ConfigSpace encoding SMAC searches (e.g. categorical)"),
-        "repeated_evaluations": Setting(int, "evaluations per configuration (the intensifier's max_config_calls)",
-                                        low=1),
-        "n_trees": Setting(int, "trees of the random forest", low=1),
-        "random_fraction": Setting(float, "probability of a random configuration instead of the acquisition's",
-                                   low=0, high=1),
-        "retrain_after": Setting(int, "configurations proposed between refits of the forest", low=1),
-    }
+    #: ``smac``'s settings (the same meta-parameters), on any encoding.
+    SETTINGS = {**SMAC.SETTINGS,
+                "encoding": Setting(str, "the space's ConfigSpace encoding SMAC searches (numeric ones included)")}
 
     def __init__(self, space, seed=0, *, encoding: str = "categorical", repeated_evaluations: int = 1,
                  n_trees: int = 5, random_fraction: float = 0.33, retrain_after: int = 8):

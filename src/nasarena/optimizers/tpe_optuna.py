@@ -1,8 +1,8 @@
 """TPE (Bergstra et al. 2011) through Optuna's ``TPESampler`` itself, over a ConfigSpace encoding of the space.
 
 This is the library-backed reference (``tpe-optuna``) of nasarena's vectorised ``tpe``
-(:mod:`.tpe`), which reproduces its univariate estimator on categorical encodings at a fraction
-of the cost; this one also runs numeric and conditional encodings and multivariate TPE.
+(:mod:`.tpe`), which reproduces its univariate estimator on categorical encodings, conditional ones
+too, at a fraction of the cost; this one also runs numeric encodings and multivariate TPE.
 
 The parameters are those of ``space.config_space(encoding)``, suggested define-by-run through
 :class:`~.config_bridge.OptunaBridge`, so TPE runs on every encoding: the default
@@ -20,17 +20,17 @@ import warnings
 from ..errors import import_extra
 from .base import Observation, Optimizer, Setting, Trial
 from .config_bridge import OptunaBridge
+from .tpe import TPE
 
 
 class TPEOptuna(Optimizer):
     name = "tpe-optuna"
     summary = "TPE by Optuna's TPESampler itself, any ConfigSpace encoding (the reference of tpe)"
 
-    SETTINGS = {
-        "n_startup_trials": Setting(int, "random trials before TPE's densities are used", low=0),
-        "multivariate": Setting(bool, "one joint density over all parameters instead of one per parameter"),
-        "encoding": Setting(str, "the space's ConfigSpace encoding TPE searches (e.g. categorical)"),
-    }
+    #: ``tpe``'s settings, on any encoding, and multivariate TPE.
+    SETTINGS = {**TPE.SETTINGS,
+                "multivariate": Setting(bool, "one joint density over all parameters instead of one per parameter"),
+                "encoding": Setting(str, "the space's ConfigSpace encoding TPE searches (numeric ones included)")}
 
     def __init__(self, space, seed=0, *, n_startup_trials: int = 10, multivariate: bool = False,
                  encoding: str = "categorical"):
