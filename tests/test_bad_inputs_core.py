@@ -103,6 +103,7 @@ from pathlib import Path  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from nasarena.runner import Budget  # noqa: E402
+from nasarena.runner.claims import claim  # noqa: E402
 from nasarena.runner.experiment import RUNS_DIR, grid, load_results, load_timings, pending, run_experiment  # noqa: E402
 
 
@@ -211,6 +212,54 @@ def test_point09_workers_exit_when_the_main_process_is_killed(tmp_path):
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+def test_ctrl_c_ends_a_parallel_experiment_at_once_leaving_it_resumable(tmp_path):
+    """SIGINT to the whole process group, as Ctrl-C in a terminal sends it, while two endless
+    runs are in progress and two are queued: the experiment ends at once with exit status 130
+    instead of waiting for the queued runs, its workers are gone, and every run is free to be
+    taken by the next experiment."""
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "nasarena.cli.main", "run", "--optimizers", "rs", "--seeds", "0-3",
+               "--budget", "1e12", "--jobs", "2", "--out", str(out)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                               env={**os.environ, "OMP_NUM_THREADS": "1"})
+    workers: set[int] = set()
+    claims: list = []
+    try:
+        deadline = time.time() + 300  # the machine running the suite may be busy
+        while time.time() < deadline and (len(workers) < 4 or len(claims) < 4):
+            time.sleep(0.2)  # the resource tracker, the fork server and two workers, and the four runs claimed
+            workers = _descendants(process.pid)
+            claims = list((out / RUNS_DIR).glob(".claim-*"))
+        time.sleep(1.0)  # the runs are under way
+        os.killpg(process.pid, signal.SIGINT)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        for pid in workers | {process.pid}:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    assert process.returncode == 130
+    assert "interrupted: 0 of 4 runs finished" in stderr.decode()
+    runs = out / RUNS_DIR
+    assert not list(runs.glob(".claim-*")) and not list(runs.glob("*.parquet"))
+    names = [path.name.removeprefix(".claim-").removesuffix(".lock") for path in claims]
+    assert all(claim(runs, name) for name in names)  # nobody holds them: the next experiment runs them
+    deadline = time.time() + 30
+    while time.time() < deadline and any(_running(pid) for pid in workers):
+        time.sleep(0.2)
+    assert not any(_running(pid) for pid in workers)
+
+
+def _running(pid: int) -> bool:
+    import psutil
+
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
 
 
 def _flip_byte(path, position):

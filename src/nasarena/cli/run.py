@@ -67,8 +67,13 @@ def run_command(
     todo = pending(specs, out)
     typer.echo(f"{len(specs)} runs, {len(specs) - len(todo)} already in {out}, {len(todo)} to run")
     with RunProgress(len(todo)) as progress:
-        run_experiment(specs, out, jobs=jobs or None, backend=backend, on_finished=progress.finish_run,
-                       on_progress=progress.advance_run)
+        try:
+            run_experiment(specs, out, jobs=jobs or None, backend=backend, on_finished=progress.finish_run,
+                           on_progress=progress.advance_run)
+        except KeyboardInterrupt:
+            typer.echo(f"interrupted: {len(progress.finished)} of {len(todo)} runs finished and are kept in {out}; "
+                       "the same command runs the rest", err=True)
+            raise typer.Exit(130) from None
     print_final_regret(load_results(out))
     typer.echo(f"figures and statistical tests: nasarena report {out} --out {out}-report")
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import queue as queues
+import signal
 import tempfile
 import time
 from collections import Counter
@@ -155,11 +156,16 @@ _progress_queue = None
 PROGRESS_INTERVAL = 0.5  # seconds between two progress messages of one run
 
 
-def _listen_for_progress(queue, main_pid: int | None = None) -> None:
-    """Worker initializer: exit with the parent or the main process ``main_pid``; report progress
-    of the runs this process executes on ``queue``."""
+def _listen_for_progress(queue, main_pid: int | None = None, stop=None) -> None:
+    """Worker initializer: exit with the parent or the main process ``main_pid``, or when the
+    event ``stop`` is set; report progress of the runs this process executes on ``queue``.
+
+    A Ctrl-C in a terminal reaches every process of the group; the workers ignore it, so that
+    the main process alone decides how the experiment ends (a worker that caught it would end
+    its run and take the next queued one, and the experiment would wait for that one)."""
     global _progress_queue
-    die_with_parent(main_pid=main_pid)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(main_pid=main_pid, stop=stop)
     _progress_queue = queue
 
 
@@ -377,25 +383,41 @@ def _run_on_processes(todo: list[RunSpec], out: Path, jobs: int, finish, on_prog
         return
     context = worker_context()  # never fork: see .workers
     progress = context.Queue() if on_progress else None
+    stop = context.Event()
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_listen_for_progress,
+                               initargs=(progress, os.getpid(), stop))
+    try:
+        _feed_pool(pool, todo, out, jobs, finish, progress, on_progress)
+    except KeyboardInterrupt:
+        # Ctrl-C: the workers exit now, in the middle of their runs (nothing half-written is
+        # visible, and a resumed experiment runs those again); the finished runs are kept.
+        stop.set()
+        raise
+    finally:
+        # Queued runs never start; after a worker's error the runs in progress finish and are written.
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _feed_pool(pool: ProcessPoolExecutor, todo: list[RunSpec], out: Path, jobs: int, finish, progress,
+               on_progress) -> None:
+    """Keep ``2 * jobs`` runs submitted until every run of ``todo`` has finished."""
     by_file = {spec.file_name: spec for spec in todo} if on_progress else {}
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_listen_for_progress,
-                             initargs=(progress, os.getpid())) as pool:
-        remaining = iter(todo)
-        running = {}
-        for spec in remaining:
-            running[pool.submit(_execute_and_write, spec, out)] = spec
-            if len(running) >= 2 * jobs:
-                break
-        while running:
-            done, _ = wait(running, timeout=PROGRESS_INTERVAL if progress else None, return_when=FIRST_COMPLETED)
-            _drain_progress(progress, by_file, on_progress)
-            for future in done:
-                spec = running.pop(future)
-                future.result()  # a worker's error is raised here
-                finish(spec)
-                following = next(remaining, None)
-                if following is not None:
-                    running[pool.submit(_execute_and_write, following, out)] = following
+    remaining = iter(todo)
+    running = {}
+    for spec in remaining:
+        running[pool.submit(_execute_and_write, spec, out)] = spec
+        if len(running) >= 2 * jobs:
+            break
+    while running:
+        done, _ = wait(running, timeout=PROGRESS_INTERVAL if progress else None, return_when=FIRST_COMPLETED)
+        _drain_progress(progress, by_file, on_progress)
+        for future in done:
+            spec = running.pop(future)
+            future.result()  # a worker's error is raised here
+            finish(spec)
+            following = next(remaining, None)
+            if following is not None:
+                running[pool.submit(_execute_and_write, following, out)] = following
 
 
 def _drain_progress(progress, by_file: dict[str, RunSpec], on_progress) -> None:

@@ -47,10 +47,12 @@ def _gone(pid: int | None) -> bool:
     return False
 
 
-def die_with_parent(watchdog: bool = True, main_pid: int | None = None) -> None:
+def die_with_parent(watchdog: bool = True, main_pid: int | None = None, stop=None) -> None:
     """Make this process exit as soon as its parent, or the process ``main_pid`` (the experiment
     whose work it does), is gone. ``watchdog``: also from a thread that polls them, for systems
-    without ``PR_SET_PDEATHSIG`` and for a parent that died before the signal was armed."""
+    without ``PR_SET_PDEATHSIG`` and for a parent that died before the signal was armed.
+    ``stop``: a multiprocessing event; the watchdog exits this process the moment it is set
+    (how an interrupted experiment ends its workers in the middle of a run)."""
     parent = os.getppid()
     if sys.platform.startswith("linux"):
         try:
@@ -65,7 +67,10 @@ def die_with_parent(watchdog: bool = True, main_pid: int | None = None) -> None:
 
     def watch() -> None:
         while True:
-            time.sleep(WATCHDOG_INTERVAL)
+            if stop is None:
+                time.sleep(WATCHDOG_INTERVAL)
+            elif stop.wait(WATCHDOG_INTERVAL):
+                os._exit(1)  # a partial file left by a write cut short is named after this pid: cleaned up on resume
             if os.getppid() != parent or _gone(main_pid):
                 os._exit(1)
 
