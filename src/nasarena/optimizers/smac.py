@@ -34,10 +34,11 @@ SMAC3 hands them to its model (an inactive parameter as one more category):
 What makes it fast (``bench/bench_optimizer_cpu.py``): configurations are rows of an integer
 matrix, not ``Configuration`` objects compared attribute by attribute; the 5,000 random
 candidates are one array; all local searches advance in lockstep, every active search's whole
-neighbourhood scored in one forest call; the forest predicts without scikit-learn's per-call
-validation. SMAC3's local search scans a neighbourhood in growing batches and stops at the first
-improvement; scoring it whole and taking the first improvement in the same random order chooses
-the same neighbour. The random stream is nasarena's, so the same seed does not give SMAC3's
+neighbourhood (its real changes only) scored in one forest call; the forest's five trees grow
+together, depth by depth, on the category indices (:mod:`.integer_trees`), and predict without
+scikit-learn's per-call validation. SMAC3's local search scans a neighbourhood in growing batches
+and stops at the first improvement; scoring it whole and taking the first improvement in the
+same random order chooses the same neighbour. The random stream is nasarena's, so the same seed does not give SMAC3's
 trajectory; the equivalence study compares distributions.
 
 Not here (``smac3`` runs them): encodings with numeric parameters (NB101's ``continuous`` and
