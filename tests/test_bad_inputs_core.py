@@ -200,18 +200,9 @@ def test_point09_workers_exit_when_the_main_process_is_killed(tmp_path):
         assert len(workers) >= 3
         os.kill(process.pid, signal.SIGKILL)
         process.wait()
-        deadline = time.time() + 30
-        alive = workers
-        while alive and time.time() < deadline:
-            time.sleep(0.2)
-            alive = {pid for pid in alive if psutil.pid_exists(pid) and psutil.Process(pid).status() != "zombie"}
-        assert not alive
+        assert _gone_within(workers, 30)
     finally:
-        for pid in workers | {process.pid}:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        _kill(workers | {process.pid})
 
 
 def test_ctrl_c_ends_a_parallel_experiment_at_once_leaving_it_resumable(tmp_path):
@@ -236,30 +227,38 @@ def test_ctrl_c_ends_a_parallel_experiment_at_once_leaving_it_resumable(tmp_path
         os.killpg(process.pid, signal.SIGINT)
         _, stderr = process.communicate(timeout=60)
     finally:
-        for pid in workers | {process.pid}:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        _kill(workers | {process.pid})
     assert process.returncode == 130
     assert "interrupted: 0 of 4 runs finished" in stderr.decode()
     runs = out / RUNS_DIR
     assert not list(runs.glob(".claim-*")) and not list(runs.glob("*.parquet"))
     names = [path.name.removeprefix(".claim-").removesuffix(".lock") for path in claims]
     assert all(claim(runs, name) for name in names)  # nobody holds them: the next experiment runs them
-    deadline = time.time() + 30
-    while time.time() < deadline and any(_running(pid) for pid in workers):
-        time.sleep(0.2)
-    assert not any(_running(pid) for pid in workers)
+    assert _gone_within(workers, 30)
 
 
-def _running(pid: int) -> bool:
+def _kill(pids: set[int]) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def _gone_within(pids: set[int], seconds: float) -> bool:
+    """Whether every process of ``pids`` has exited (zombies count as exited) within ``seconds``."""
     import psutil
 
-    try:
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return False
+    def running(pid: int) -> bool:
+        try:
+            return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            return False
+
+    deadline = time.time() + seconds
+    while time.time() < deadline and any(running(pid) for pid in pids):
+        time.sleep(0.2)
+    return not any(running(pid) for pid in pids)
 
 
 def _flip_byte(path, position):
