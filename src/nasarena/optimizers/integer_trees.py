@@ -68,8 +68,8 @@ class ThresholdColumns:
 
 class _Level:
     """The nodes of one depth still to be split. Per node: its id, its tree, its sample count and
-    its sums (one row of :attr:`_ForestBuilder.sample_sums` summed over its samples: ``w``,
-    ``w y``, ``w y^2``, then ``w`` and ``w y`` over its samples at or below each threshold column).
+    its sums over its samples (their weights times :attr:`_ForestBuilder.row_terms`: ``w``,
+    ``w y``, ``w y^2``, then ``w`` and ``w y`` of the samples at or below each threshold column).
     Per sample of these nodes: its position among the stacked samples and its node's index here."""
 
     def __init__(self, ids, trees, counts, sums, positions, slot):
