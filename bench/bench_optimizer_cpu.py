@@ -20,18 +20,19 @@ references stop after ``--reference-cap`` NB101 evaluations (the table says ``ca
 comparison table sets the re-implementation's CPU over the same first evaluations beside it
 (the ratio), then its mean over the whole 1e7 s run. ``--max-evaluations`` caps every NB101 run.
 
-Measured (2026-11-25, 2 cores, beside one other benchmark process; seed 0):
+Measured (2026-11-26, 2 cores, beside one other benchmark process; seed 0):
 
     nb201-cifar10, 300 evaluations   new ms/eval  reference ms/eval  ratio
-    tpe     vs tpe-optuna                  0.165              4.552    28x
-    smac    vs smac3                       1.138             49.034    43x
-    bananas vs predictor=sklearn          10.232             38.925   3.8x
+    tpe     vs tpe-optuna                  0.172              4.331    25x
+    smac    vs smac3                       1.160             46.271    40x
+    bananas vs predictor=sklearn           9.786             37.095   3.8x
     nb101-lite, first 1000 evaluations
-    tpe     vs tpe-optuna                  0.507             79.355   157x
-    smac    vs smac3                       3.195            247.165    77x
-    bananas vs predictor=sklearn          22.202            138.624   6.2x
-    nb101 full 1e7 s run (new only): tpe 2.16 (7,229 evaluations), smac 7.19 (4,075),
-    bananas 53.3 (3,988), bohb 4.28 (26,841 on nb101-slice), rs 0.014
+    tpe     vs tpe-optuna                  0.366             70.434   192x
+    smac    vs smac3                       2.585            243.510    94x
+    bananas vs predictor=sklearn          22.082            118.258   5.4x
+    nb101 full 1e7 s run (new only): tpe 2.17 (7,229 evaluations), smac 5.32 (4,156; 4.84 over
+    seeds 0-2 on an idle machine, 7.19 before its trees were grown by integer_trees), bananas 52.2
+    (3,988), bohb 3.88 (26,841 on nb101-slice), rs 0.004
 
 Columns: evaluations, whether the budget or the cap ended the run, optimizer CPU in ms per
 evaluation (mean over the run, mean over its last 10% of evaluations), and the wall seconds of
