@@ -20,11 +20,12 @@ Measured (2026-11-25; mean final regret new / reference, Mann-Whitney p, CPU rat
     tpe vs tpe-optuna, nb201-cifar10, 100 seeds x 300 evaluations   0.00265 / 0.00219  p 0.17   44x
     tpe vs tpe-optuna, nb101-lite, 100 seeds x 500 evaluations      0.00654 / 0.00616  p 0.13  115x
         (its first 50 seeds alone: p 0.04; the densities are Optuna's to 1e-12, see the tests)
-    smac vs smac3, nb201-cifar10, 100 seeds x 150 evaluations       0.00226 / 0.00274  p 0.22   35x
-    smac vs smac3, nb101-lite, 50 seeds x 200 evaluations           0.00577 / 0.00568  p 0.88   59x
-    smac vs smac3, both repeated_evaluations=3 (SMAC3's intensifier):
-        nb201-cifar10, 100 seeds x 150 evaluations                  0.00331 / 0.00311  p 0.75   37x
-        nb101-noisy, 50 seeds x 200 evaluations                     0.00924 / 0.00914  p 0.87   60x
+    smac vs smac3 (2026-11-26, smac's trees grown by integer_trees):
+        nb201-cifar10, 100 seeds x 150 evaluations                  0.00284 / 0.00248  p 0.42   37x
+        nb101-lite, 50 seeds x 200 evaluations                      0.00578 / 0.00598  p 0.92   62x
+      both repeated_evaluations=3 (SMAC3's intensifier):
+        nb201-cifar10, 100 seeds x 150 evaluations                  0.00305 / 0.00317  p 0.87   37x
+        nb101-noisy, 50 seeds x 200 evaluations                     0.00929 / 0.00919  p 0.79   66x
     bananas vs predictor=sklearn, nb201-cifar10, 100 x 150          0.00097 / 0.00097  p 0.86  4.4x
     bananas vs predictor=sklearn, nb101-lite, 50 x 300              0.00278 / 0.00273  p 0.58  5.5x
 
