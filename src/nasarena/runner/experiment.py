@@ -156,7 +156,7 @@ _progress_queue = None
 PROGRESS_INTERVAL = 0.5  # seconds between two progress messages of one run
 
 
-def _listen_for_progress(queue, main_pid: int | None = None, stop=None) -> None:
+def _start_worker(queue, main_pid: int | None = None, stop=None) -> None:
     """Worker initializer: exit with the parent or the main process ``main_pid``, or when the
     event ``stop`` is set; report progress of the runs this process executes on ``queue``.
 
@@ -384,7 +384,7 @@ def _run_on_processes(todo: list[RunSpec], out: Path, jobs: int, finish, on_prog
     context = worker_context()  # never fork: see .workers
     progress = context.Queue() if on_progress else None
     stop = context.Event()
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_listen_for_progress,
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_worker,
                                initargs=(progress, os.getpid(), stop))
     try:
         _feed_pool(pool, todo, out, jobs, finish, progress, on_progress)
