@@ -8,7 +8,9 @@ aside as ``*.corrupt`` and its run computed again). A run depends only on its sp
 results are the same whatever the backend and the number of processes: run files hold only
 deterministic columns, and the measured optimizer CPU time goes to ``OUT/timings/``.
 Several experiments may write into one folder at once: each run is claimed first
-(:mod:`.claims`), so it is computed and written exactly once.
+(:mod:`.claims`), so it is computed and written exactly once. Ctrl-C (``KeyboardInterrupt`` in
+the main process) ends a process-pool experiment at once: the workers stop in the middle of
+their runs, queued runs never start, the claims are released and the interrupt is raised again.
 """
 
 from __future__ import annotations
