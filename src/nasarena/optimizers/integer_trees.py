@@ -116,14 +116,17 @@ class _ForestBuilder:
         self.splits: list[tuple] = []  # (ids, features, thresholds, left ids, right ids)
         self.leaf = tree_of_sample.copy()  # every sample starts in its tree's root
 
-    def _sum_over(self, groups: np.ndarray, positions: np.ndarray, n_groups: int) -> np.ndarray:
-        """Per group (``0 <= groups < n_groups``, one per sample ``positions``): the sums over its
-        samples of their weights times their rows' ``row_terms``, as one sparse product (faster
-        than gathering the rows and ``np.add.reduceat``, which is slow with many short groups)."""
+    def _sum_over(self, groups: np.ndarray, positions: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """Per group (``0 <= groups < len(counts)``, one per sample ``positions``; ``counts``: the
+        samples of each, which the callers already hold): the sums over its samples of their
+        weights times their rows' ``row_terms``, as one sparse product (faster than gathering the
+        rows and ``np.add.reduceat``, which is slow with many short groups)."""
+        n_groups = len(counts)
         # a stable sort of small integers is a radix sort: linear time
         key = groups.astype(np.int16 if n_groups < 2**15 else np.int32)
         positions = positions[np.argsort(key, kind="stable")]
-        bounds = np.concatenate([[0], np.cumsum(np.bincount(groups, minlength=n_groups))])
+        bounds = np.zeros(n_groups + 1, dtype=np.int64)
+        np.cumsum(counts, out=bounds[1:])
         members = sparse.csr_array((self.w[positions], self.rows[positions], bounds),
                                    shape=(n_groups, len(self.row_terms)))
         return members @ self.row_terms
@@ -134,7 +137,7 @@ class _ForestBuilder:
         if (counts == 0).any():
             raise ValueError("every tree needs a sample of nonzero weight")
         positions = np.arange(len(self.rows))
-        sums = self._sum_over(self.tree_of_sample, positions, self.n_trees)
+        sums = self._sum_over(self.tree_of_sample, positions, counts)
         self.created.append((roots, roots, counts, sums[:, 0]))
         level = _Level(roots, roots, counts, sums, positions, self.tree_of_sample)
         depth = 0
@@ -196,7 +199,7 @@ class _ForestBuilder:
         in_small = goes_right == small_is_right[pair]
         small = 2 * np.arange(pairs) + small_is_right
         sums = np.empty((2 * pairs, level.sums.shape[1]))
-        sums[small] = self._sum_over(pair[in_small], positions[in_small], pairs)
+        sums[small] = self._sum_over(pair[in_small], positions[in_small], counts[small])
         sums[small ^ 1] = level.sums[split] - sums[small]
         trees = np.repeat(level.trees[split], 2)
         self.created.append((ids, trees, counts, sums[:, 0]))

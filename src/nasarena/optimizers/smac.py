@@ -38,8 +38,8 @@ neighbourhood (its real changes only) scored in one forest call; the forest's fi
 together, depth by depth, on the category indices (:mod:`.integer_trees`), and predict without
 scikit-learn's per-call validation. SMAC3's local search scans a neighbourhood in growing batches
 and stops at the first improvement; scoring it whole and taking the first improvement in the
-same random order chooses the same neighbour. The random stream is nasarena's, so the same seed does not give SMAC3's
-trajectory; the equivalence study compares distributions.
+same random order chooses the same neighbour. The random stream is nasarena's, so the same seed
+does not give SMAC3's trajectory; the equivalence study compares distributions.
 
 Not here (``smac3`` runs them): encodings with numeric parameters (NB101's ``continuous`` and
 ``variable_size``).
