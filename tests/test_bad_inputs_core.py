@@ -144,8 +144,15 @@ def test_point02_start_up_clean_up_spares_live_writers(tmp_path):
     dead = runs / f".partial-{host}-{dead_pid}-abc.tmp"
     live.write_bytes(b"in progress")
     dead.write_bytes(b"left by a killed run")
+    claims = {owner: runs / f".claim-{owner.split()[0]}-{i}.parquet.lock"
+              for i, owner in enumerate([f"{host} {os.getpid()}", f"{host} {dead_pid}", f"elsewhere {dead_pid}",
+                                         "not a claim"])}
+    for owner, path in claims.items():
+        path.write_text(owner + "\n" if owner != "not a claim" else owner)
     run_experiment(_specs(range(1)), tmp_path, jobs=1)
     assert live.exists() and not dead.exists()
+    # a killed experiment's claims go; a live owner's, another host's and a foreign file stay
+    assert [path.exists() for path in claims.values()] == [True, False, True, True]
 
 
 def test_point06_identical_seeds_give_identical_run_files(tmp_path):

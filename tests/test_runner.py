@@ -116,5 +116,6 @@ def test_killed_experiment_resumes_without_losing_or_corrupting_runs(tmp_path):
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     after = sorted(runs.glob("*.parquet"))
     assert len(after) == 40 and not list(runs.glob(".partial-*"))
+    assert not list(runs.glob(".claim-*"))  # the killed experiment's claims, finished runs' too, are gone
     assert all(p.stat().st_mtime_ns == before[p.name] for p in after if p.name in before)  # not rerun
     assert load_results(out).groupby("seed").ngroups == 40

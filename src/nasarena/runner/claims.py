@@ -111,3 +111,21 @@ def remove_stale_partials(directory: Path) -> None:
                 path.unlink()
             except OSError:
                 pass  # a read-only folder: nothing to clean, nothing lost
+
+
+def remove_stale_claims(directory: Path) -> None:
+    """Delete the claims whose owner on this host is gone (a ``kill -9`` leaves its claims
+    behind, also on runs it finished); leave live owners', other hosts' and foreign files."""
+    host = socket.gethostname()
+    for path in Path(directory).glob(f"{CLAIM_PREFIX}*.lock"):
+        try:
+            stale = os.stat(path)
+            owner = path.read_text()
+        except OSError:
+            continue
+        fields = owner.split()
+        if len(fields) == 2 and fields[0] == host and fields[1].isdigit() and not _alive(owner):
+            try:
+                _remove_if_unchanged(path, stale)
+            except OSError:
+                pass  # a read-only folder: nothing to clean, nothing lost

@@ -35,7 +35,7 @@ import pyarrow.parquet
 
 from ..errors import DataFileError, InvalidSettingError, OutputError
 from ..io.files import atomic_write_bytes
-from .claims import claim, partial_prefix, release, remove_stale_partials
+from .claims import claim, partial_prefix, release, remove_stale_claims, remove_stale_partials
 from .protocol import TRAJECTORY_COLUMNS, Budget, RunSettings, run, settings_hash
 from .workers import context as worker_context
 from .workers import die_with_parent
@@ -340,6 +340,7 @@ def run_experiment(
         raise OutputError(f"cannot create {runs}: {error.strerror or error}") from None
     remove_stale_partials(runs)
     remove_stale_partials(out / TIMINGS_DIR)
+    remove_stale_claims(runs)
     _record_settings(out, specs)
     jobs = jobs or os.cpu_count() or 1
     finish = on_finished or (lambda spec: None)
