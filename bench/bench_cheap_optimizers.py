@@ -25,13 +25,12 @@ import hashlib
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parents[1]
+from _trees import HERE, measure_in_tree
 
 
 def measure(names: list[str], seeds: int, re_seeds: int) -> dict:
@@ -79,14 +78,8 @@ def many_seeds(seeds: int) -> dict:
 
 def child(tree: Path, names: list[str], seeds: int, re_seeds: int) -> dict:
     """:func:`measure` in a fresh process importing nasarena from ``tree/src``."""
-    environment = dict(os.environ, PYTHONPATH=str(tree / "src"))
-    command = [sys.executable, __file__, "--child", "--optimizers", ",".join(names), "--seeds", str(seeds),
-               "--re-seeds", str(re_seeds)]
-    output = subprocess.run(command, env=environment, check=True, capture_output=True, text=True).stdout
-    results = json.loads(output.splitlines()[-1])
-    if not results["nasarena"].startswith(str(tree / "src")):
-        raise SystemExit(f"the child imported {results['nasarena']}, not the tree {tree}")
-    return results
+    return measure_in_tree(tree, __file__, ["--optimizers", ",".join(names), "--seeds", str(seeds),
+                                            "--re-seeds", str(re_seeds)])
 
 
 def main() -> None:
