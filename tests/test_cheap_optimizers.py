@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import nasarena
-from nasarena.optimizers.base import Trial
+from nasarena.optimizers.base import Observation, Trial
 from nasarena.optimizers.evolution import NonRegularizedEvolution, RegularizedEvolution
 from nasarena.optimizers.random_search import RandomSearch
 from nasarena.runner import Budget, RunSettings, run
@@ -214,15 +214,38 @@ class OriginalNRE(_OriginalEvolution, NonRegularizedEvolution):
 
 @pytest.mark.parametrize("fast, original", [(RegularizedEvolution, OriginalRE),
                                             (NonRegularizedEvolution, OriginalNRE)])
-def test_evolution_trajectory_is_the_original_one(fast, original):
+@pytest.mark.parametrize("workers", [1, 3])
+def test_evolution_trajectory_is_the_original_one(fast, original, workers):
+    # the draws served from blocks (nasarena.uniforms) are the generator's own, and NRE's heap
+    # removes the member the scan removed, also when results arrive out of ask order (3 workers)
     lite = nasarena.benchmark("nb101-lite")
     budget = Budget(evaluations=400)
     for seed in (0, 1):
         settings = dict(population_size=30, tournament_size=5)
-        a = run(lite, fast(lite.space, seed=seed, **settings), budget, seed=seed)
-        b = run(lite, original(lite.space, seed=seed, **settings), budget, seed=seed)
+        run_settings = RunSettings(n_workers=workers)
+        a = run(lite, fast(lite.space, seed=seed, **settings), budget, seed=seed, settings=run_settings)
+        b = run(lite, original(lite.space, seed=seed, **settings), budget, seed=seed, settings=run_settings)
         assert a.arch_id.tolist() == b.arch_id.tolist()
         assert a.sim_time.tolist() == b.sim_time.tolist()
+
+
+def test_nre_removes_the_first_of_equally_bad_members():
+    # accuracies with many ties, told in a shuffled order: the population after each tell is the
+    # one the scan rule (accuracies.index(min(accuracies))) keeps
+    lite = nasarena.benchmark("nb101-lite")
+    nre = NonRegularizedEvolution(lite.space, seed=0, population_size=8, tournament_size=3)
+    trials = [nre.ask() for _ in range(60)]
+    rng = np.random.default_rng(3)
+    reference: list[tuple[object, float]] = []
+    for index in rng.permutation(len(trials)):
+        accuracy = float(rng.integers(0, 4)) / 4
+        nre.tell(trials[index], Observation(accuracy, 1.0))
+        reference.append((trials[index].arch, accuracy))
+        if len(reference) > 8:
+            accuracies = [a for _, a in reference]
+            del reference[accuracies.index(min(accuracies))]
+        assert all(kept is arch for kept, (arch, _) in zip(nre.population, reference, strict=True))
+        assert nre.accuracies == [a for _, a in reference]
 
 
 def test_random_search_trajectory_is_the_original_samplers():
@@ -270,3 +293,39 @@ def test_result_from_fields_is_the_dataclass_result():
     fast, plain = Result.from_fields(*values), Result(*values)
     assert fast == plain and hash(fast) == hash(plain)
     assert vars(fast) == {f.name: getattr(plain, f.name) for f in fields(Result)}
+
+
+def test_trial_and_observation_from_fields_are_the_dataclass_objects():
+    cell = nasarena.benchmark("nb101-lite").space.sample(np.random.default_rng(0))
+    for fast, plain in [(Trial.from_fields(cell, None, 7), Trial(cell, number=7)),
+                        (Observation.from_fields(0.93, 1500.0, True), Observation(0.93, 1500.0))]:
+        assert fast == plain and hash(fast) == hash(plain) and vars(fast) == vars(plain)
+
+
+def test_uniform_stream_serves_the_generators_doubles_in_order():
+    from nasarena.uniforms import BLOCK, UniformStream
+
+    stream, reference = UniformStream(np.random.default_rng(5)), np.random.default_rng(5)
+    choices, consumed = np.random.default_rng(1), 0
+    while consumed < 3 * BLOCK + 17:  # across block boundaries, scalars and index batches mixed
+        if choices.random() < 0.3:
+            count, size = int(choices.integers(0, 40)), int(choices.integers(1, 200))
+            expected = [int(u * size) for u in reference.random(count).tolist()]
+            assert stream.indices(count, size) == expected
+            consumed += count
+        else:
+            assert stream.random() == reference.random()
+            consumed += 1
+    # any other draw comes from the generator itself, after the blocks of doubles drawn so far
+    after_blocks = np.random.default_rng(5)
+    after_blocks.random(-(-consumed // BLOCK) * BLOCK)
+    assert stream.integers(0, 10**9, size=3).tolist() == after_blocks.integers(0, 10**9, size=3).tolist()
+
+
+def test_uniform_stream_arrays_come_from_the_same_doubles():
+    from nasarena.uniforms import BLOCK, UniformStream
+
+    stream, reference = UniformStream(np.random.default_rng(8)), np.random.default_rng(8)
+    for size in [None, (3, 4), 7, None, (BLOCK,), (2, 1, 5)]:
+        expected, got = reference.random(size), stream.random(size)
+        assert np.array_equal(got, expected) and np.shape(got) == np.shape(expected)

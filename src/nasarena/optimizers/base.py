@@ -44,11 +44,20 @@ from ..registry import Registry
 class Trial:
     """An architecture to evaluate at a fidelity (None: the benchmark's highest).
 
-    ``number`` is given by :meth:`Optimizer.ask`; a subclass's ``_ask`` leaves it None."""
+    ``number`` is given by :meth:`Optimizer.ask`; a subclass's ``_ask`` leaves it None or sets
+    the number it was called with."""
 
     arch: object
     fidelity: int | None = None
     number: int | None = None
+
+    @classmethod
+    def from_fields(cls, arch: object, fidelity: int | None, number: int | None) -> Trial:
+        """A Trial from all fields, for the hot paths of cheap optimizers: the same (equal,
+        hashable, frozen) object as ``Trial(...)`` at half the cost, as ``Result.from_fields``."""
+        trial = object.__new__(cls)
+        trial.__dict__.update(arch=arch, fidelity=fidelity, number=number)
+        return trial
 
 
 @dataclass(frozen=True)
@@ -62,6 +71,13 @@ class Observation:
     valid_accuracy: float
     cost_seconds: float
     valid: bool = True
+
+    @classmethod
+    def from_fields(cls, valid_accuracy: float, cost_seconds: float, valid: bool) -> Observation:
+        """An Observation from all fields, for the runner's hot path (as ``Trial.from_fields``)."""
+        observation = object.__new__(cls)
+        observation.__dict__.update(valid_accuracy=valid_accuracy, cost_seconds=cost_seconds, valid=valid)
+        return observation
 
 
 class TrialError(NasarenaError, ValueError):
@@ -175,7 +191,9 @@ class Optimizer(metaclass=_SettingsChecked):
     def ask(self) -> Trial:
         """The next trial to evaluate, numbered in ask order."""
         number = self._next_number
-        trial = _numbered(self._ask(number), number)
+        trial = self._ask(number)
+        if trial.number != number:
+            trial = _numbered(trial, number)
         self._next_number += 1
         self._handed_out[number] = trial
         return trial
@@ -198,7 +216,8 @@ class Optimizer(metaclass=_SettingsChecked):
     @abstractmethod
     def _ask(self, number: int) -> Trial:
         """Propose the trial that will carry ``number``. Called by :meth:`ask`; keep any state
-        ``_tell`` needs keyed by ``number``."""
+        ``_tell`` needs keyed by ``number``. The trial may carry ``number`` already (a cheap
+        optimizer builds ``Trial.from_fields(arch, None, number)``, saving the numbered copy)."""
 
     @abstractmethod
     def _tell(self, trial: Trial, observation: Observation) -> None:

@@ -25,8 +25,8 @@ class LocalSearch(Optimizer):
             self._advance()
         if self.current is None or not self.pending:  # stuck, or a cell without neighbours
             self.current = None
-            return Trial(self.space.sample(self.rng))
-        return Trial(self.pending.pop())
+            return Trial.from_fields(self.space.sample(self.rng), None, number)
+        return Trial.from_fields(self.pending.pop(), None, number)
 
     def _advance(self) -> None:
         """Move to the best neighbour or restart; then queue the new neighbourhood."""
@@ -37,7 +37,6 @@ class LocalSearch(Optimizer):
         else:
             self.current = None
             self.best_neighbour = None
-
 
     def _queue_neighbourhood(self) -> None:
         neighbours = list(self.space.neighbours(self.current[0]))

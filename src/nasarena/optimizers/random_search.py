@@ -20,7 +20,7 @@ class RandomSearch(Optimizer):
     def _ask(self, number: int) -> Trial:
         if not self._drawn:
             self._drawn = sample_many(self.space, self.rng, BATCH)[::-1]
-        return Trial(self._drawn.pop())
+        return Trial.from_fields(self._drawn.pop(), None, number)
 
     def _tell(self, trial: Trial, observation: Observation) -> None:
         pass

@@ -110,7 +110,7 @@ def run(
     # Bound methods and limits held in locals: the loop below runs once per evaluation, and a
     # cheap optimizer with a table look-up costs only a few microseconds per evaluation in all.
     identity_of, query, final_test_accuracy = benchmark.space.identity, benchmark.query, benchmark.final_test_accuracy
-    ask, tell = optimizer.ask, optimizer.tell
+    ask, tell, observe = optimizer.ask, optimizer.tell, Observation.from_fields
     seconds_limit = math.inf if budget.seconds is None else budget.seconds
     evaluation_limit = math.inf if budget.evaluations is None else budget.evaluations
     charge = settings.count_optimizer_time  # the optimizer's time advances the simulated clock
@@ -162,7 +162,7 @@ def run(
     while events:
         finish, _, worker, trial, result, identity = heapq.heappop(events)
         before = read()
-        tell(trial, Observation(result.valid_accuracy, result.cost_seconds))
+        tell(trial, observe(result.valid_accuracy, result.cost_seconds, True))
         after = read()
         optimizer_ns += after - before
         if charge:
