@@ -329,3 +329,15 @@ def test_uniform_stream_arrays_come_from_the_same_doubles():
     for size in [None, (3, 4), 7, None, (BLOCK,), (2, 1, 5)]:
         expected, got = reference.random(size), stream.random(size)
         assert np.array_equal(got, expected) and np.shape(got) == np.shape(expected)
+
+
+def test_trajectory_frame_is_the_frame_pandas_builds_from_the_rows():
+    import pandas as pd
+
+    from nasarena.runner.protocol import TRAJECTORY_COLUMNS, _trajectory_frame
+
+    names = TRAJECTORY_COLUMNS[4:]
+    plain = [(0, 10.5, 120, "a", 108, 0.91, 0.9, "a", 0.91, 0.02), (1, 99.0, 300, "b", 108, 0.93, 0.92, "b", 0.93, 0.0)]
+    odd = [plain[0], (1, 99.0, 300, "b", None, float("nan"), np.float32(0.5), "a", 0.91, 0.02)]  # None: pandas infers
+    for rows in (plain, odd, []):
+        pd.testing.assert_frame_equal(_trajectory_frame(rows), pd.DataFrame(rows, columns=names))

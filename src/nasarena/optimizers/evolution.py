@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import bisect
 import heapq
+from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -25,12 +27,13 @@ MUTATIONS = ("paper", "rate")
 ENCODINGS = ("fixed", "variable_size")
 
 
-def mutate(space, parent, rng: np.random.Generator, rule: str, rate: float):
-    """A child of ``parent`` by ``rule``. Spaces without a separate single-edit mutation
-    (NB201, DARTS, FBNet) already change one choice per mutation, so both rules use it there."""
+def mutation_of(space, rule: str, rate: float) -> Callable[[object, np.random.Generator], object]:
+    """The function making a child of a parent by ``rule`` (resolved once per run: it is called
+    for every evaluation). Spaces without a separate single-edit mutation (NB201, DARTS, FBNet)
+    already change one choice per mutation, so both rules use it there."""
     if rule == "paper" and hasattr(space, "mutate_one_edit"):
-        return space.mutate_one_edit(parent, rng)
-    return space.mutate(parent, rng, rate)
+        return space.mutate_one_edit
+    return partial(space.mutate, rate=rate)
 
 
 class _Evolution(Optimizer):
@@ -78,6 +81,8 @@ class _Evolution(Optimizer):
         # mutations draw doubles only, so there the trajectories are the generator's), served from
         # blocks at a fraction of a scalar draw's cost (see nasarena.uniforms).
         self.uniforms = UniformStream(self.rng)
+        self._mutate = (space.mutate_variable_size if encoding == "variable_size"
+                        else mutation_of(space, mutation, mutation_rate))
 
     def _ask(self, number: int) -> Trial:
         if number < self.population_size or len(self.population) == 0:
@@ -87,10 +92,7 @@ class _Evolution(Optimizer):
         # uniform, with replacement; int(u * size) is the original's (u * size).astype(int64)
         picks = self.uniforms.indices(self.tournament_size, len(self.population))
         parent = self.population[max(picks, key=self.accuracies.__getitem__)]  # the first best pick, as max()
-        if self.encoding == "variable_size":
-            return Trial.from_fields(self.space.mutate_variable_size(parent, self.uniforms), None, number)
-        return Trial.from_fields(mutate(self.space, parent, self.uniforms, self.mutation, self.mutation_rate), None,
-                                 number)
+        return Trial.from_fields(self._mutate(parent, self.uniforms), None, number)
 
     def _tell(self, trial: Trial, observation: Observation) -> None:
         if not observation.valid:

@@ -177,10 +177,30 @@ def run(
         if on_progress is not None:
             on_progress(budget.spent(finish, started))
 
-    frame = pd.DataFrame(rows, columns=TRAJECTORY_COLUMNS[4:])
+    frame = _trajectory_frame(rows)
     frame["optimizer_cpu_time"] = clock.seconds(frame["optimizer_cpu_time"].to_numpy())
     frame.insert(0, "seed", seed)
     frame.insert(0, "settings_hash", settings_hash(optimizer.name, optimizer.settings(), settings, budget))
     frame.insert(0, "optimizer", optimizer.name)
     frame.insert(0, "benchmark", benchmark_name or benchmark.name)
     return frame
+
+
+#: The trajectory columns holding architecture identities (strings); every other is numeric.
+_IDENTITY_COLUMNS = ("arch_id", "incumbent_id")
+
+
+def _trajectory_frame(rows: list[tuple]) -> pd.DataFrame:
+    """The loop's rows (one tuple per evaluation) as a frame, built column by column: the frame
+    ``pd.DataFrame(rows, columns=...)`` gives (which costs ~0.6 us per row, as much as a cheap
+    optimizer's step) in about half the time. A numeric column that numpy cannot type (a None
+    among the values) is left to pandas' own inference."""
+    names = TRAJECTORY_COLUMNS[4:]
+    columns = {}
+    for name, values in zip(names, zip(*rows)):
+        identities = name in _IDENTITY_COLUMNS
+        column = np.array(values, dtype=object if identities else None)
+        if column.dtype == object and not identities:
+            return pd.DataFrame(rows, columns=names)
+        columns[name] = column
+    return pd.DataFrame(columns) if rows else pd.DataFrame(rows, columns=names)

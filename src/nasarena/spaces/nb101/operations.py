@@ -212,9 +212,7 @@ def mutate_one_edit(cell: Cell, rng: np.random.Generator) -> Cell:
     mask, opcode = encoding if encoding is not None else raw.encode(*_padded_original(cell, rng))
     # On the integer encoding (see .raw): the draws are those of the original loop, attempt by
     # attempt, but only the accepted child is built as a Cell.
-    tables = raw.raw_tables()
-    offset_of, interior_of, code_of, row_of = (tables.offsets.item, tables.interior.item, tables.codes.item,
-                                               tables.row_of_labelled.item)
+    offset_of, interior_of, code_of, row_of = raw.lookups()
     edge_slots = raw.NUM_EDGE_BITS
     parent = cell.row
     uniform = rng.random
@@ -230,11 +228,11 @@ def mutate_one_edit(cell: Cell, rng: np.random.Generator) -> Cell:
             label = opcode // weight % 3
             others = _OTHER_LABELS[label]
             child_opcode = opcode + (others[int(uniform() * len(others))] - label) * weight
-        offset = offset_of(child_mask)
+        offset = offset_of[child_mask]
         if offset < 0:
             continue
-        interior = interior_of(child_mask)
-        row = row_of(offset + code_of(interior, child_opcode))  # RawTables.row, inlined
+        interior = interior_of[child_mask]
+        row = row_of[offset + code_of[interior, child_opcode]]  # RawTables.row, inlined
         if row != parent or attempts > SAME_ARCHITECTURE_ATTEMPTS:
             return raw.make_cell(child_mask, child_opcode, row, interior)
 
