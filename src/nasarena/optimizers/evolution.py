@@ -77,10 +77,12 @@ class _Evolution(Optimizer):
         self._worst_first: list[tuple[float, int]] = []
         self._arrivals: list[int] = []
         self._initial: list = []  # the first population, drawn at once, not yet asked (next one last)
-        # The tournaments' and mutations' draws: the generator's doubles in its own order (NB101's
-        # mutations draw doubles only, so there the trajectories are the generator's), served from
-        # blocks at a fraction of a scalar draw's cost (see nasarena.uniforms).
-        self.uniforms = UniformStream(self.rng)
+        # The tournaments' and mutations' draws: the generator's doubles in its own order, served
+        # from blocks at a fraction of a scalar draw's cost (see nasarena.uniforms). NB101's
+        # single-edit and rate mutations draw doubles only, so their trajectories are the
+        # generator's own; mutations that also draw integers (variable size, NB201, DARTS, FBNet)
+        # take those from the generator, after the block: other draws, the same distribution.
+        self._uniforms = UniformStream(self.rng)
         self._mutate = (space.mutate_variable_size if encoding == "variable_size"
                         else mutation_of(space, mutation, mutation_rate))
 
@@ -90,9 +92,9 @@ class _Evolution(Optimizer):
                 self._initial = sample_many(self.space, self.rng, max(self.population_size - number, 1))[::-1]
             return Trial.from_fields(self._initial.pop(), None, number)
         # uniform, with replacement; int(u * size) is the original's (u * size).astype(int64)
-        picks = self.uniforms.indices(self.tournament_size, len(self.population))
+        picks = self._uniforms.indices(self.tournament_size, len(self.population))
         parent = self.population[max(picks, key=self.accuracies.__getitem__)]  # the first best pick, as max()
-        return Trial.from_fields(self._mutate(parent, self.uniforms), None, number)
+        return Trial.from_fields(self._mutate(parent, self._uniforms), None, number)
 
     def _tell(self, trial: Trial, observation: Observation) -> None:
         if not observation.valid:
