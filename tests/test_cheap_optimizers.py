@@ -336,8 +336,11 @@ def test_trajectory_frame_is_the_frame_pandas_builds_from_the_rows():
 
     from nasarena.runner.protocol import TRAJECTORY_COLUMNS, _trajectory_frame
 
-    names = TRAJECTORY_COLUMNS[4:]
+    run_columns = ("nb101-lite", "re", "0123456789", 2**62)
     plain = [(0, 10.5, 120, "a", 108, 0.91, 0.9, "a", 0.91, 0.02), (1, 99.0, 300, "b", 108, 0.93, 0.92, "b", 0.93, 0.0)]
     odd = [plain[0], (1, 99.0, 300, "b", None, float("nan"), np.float32(0.5), "a", 0.91, 0.02)]  # None: pandas infers
     for rows in (plain, odd, []):
-        pd.testing.assert_frame_equal(_trajectory_frame(rows), pd.DataFrame(rows, columns=names))
+        expected = pd.DataFrame(rows, columns=TRAJECTORY_COLUMNS[4:])
+        for position, (name, value) in enumerate(zip(TRAJECTORY_COLUMNS[:4], run_columns)):
+            expected.insert(position, name, value)
+        pd.testing.assert_frame_equal(_trajectory_frame(rows, run_columns), expected)
