@@ -230,15 +230,15 @@ def test_evolution_trajectory_is_the_original_one(fast, original, workers):
 
 
 def test_nre_removes_the_first_of_equally_bad_members():
-    # accuracies with many ties, told in a shuffled order: the population after each tell is the
-    # one the scan rule (accuracies.index(min(accuracies))) keeps
+    # accuracies with many ties (and NaNs), told in a shuffled order: the population after each
+    # tell is the one the scan rule (accuracies.index(min(accuracies))) keeps
     lite = nasarena.benchmark("nb101-lite")
     nre = NonRegularizedEvolution(lite.space, seed=0, population_size=8, tournament_size=3)
     trials = [nre.ask() for _ in range(60)]
     rng = np.random.default_rng(3)
     reference: list[tuple[object, float]] = []
     for index in rng.permutation(len(trials)):
-        accuracy = float(rng.integers(0, 4)) / 4
+        accuracy = [0.0, 0.25, 0.5, 0.75, float("nan")][int(rng.integers(0, 5))]  # ties, and min()'s NaN rules
         nre.tell(trials[index], Observation(accuracy, 1.0))
         reference.append((trials[index].arch, accuracy))
         if len(reference) > 8:

@@ -27,6 +27,7 @@ class UniformStream:
 
     def __init__(self, generator: np.random.Generator):
         self.generator = generator
+        self._block = np.empty(0)  # the doubles drawn last, and the same values as a list
         self._values: list[float] = []
         self._next = 0
         self._scaled: list[int] = []  # int(value * self._size) per value of the block, once asked for
@@ -61,12 +62,13 @@ class UniformStream:
         if start + count > len(self._values):  # across the end of the block: rare, done one by one
             return [int(u * size) for u in self._take(count)]
         if size != self._size:
-            self._scaled, self._size = (np.asarray(self._values) * size).astype(np.int64).tolist(), size
+            self._scaled, self._size = (self._block * size).astype(np.int64).tolist(), size
         self._next = start + count
         return self._scaled[start : start + count]
 
     def _refill(self) -> None:
-        self._values = self.generator.random(BLOCK).tolist()
+        self._block = self.generator.random(BLOCK)
+        self._values = self._block.tolist()
         self._next = 0
         self._size = None
 

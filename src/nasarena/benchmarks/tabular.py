@@ -191,7 +191,7 @@ class TabularBenchmark(Benchmark):
     def row(self, arch) -> int:
         """The row of one architecture: a row index in ``0..len(self) - 1`` (never counted from
         the end), or whatever the space's ``row_of`` accepts (a cell, its text form)."""
-        if isinstance(arch, (int, np.integer, np.bool_)) or arch is None:  # one check on the path of a cell
+        if arch is None or _is_row_index_type(type(arch)):
             if isinstance(arch, (bool, np.bool_)) or arch is None:
                 raise InvalidArchitectureError(f"{arch!r} is not an architecture of {self.name}: pass a row index, "
                                                "a cell or its text form")
@@ -277,3 +277,16 @@ class TabularBenchmark(Benchmark):
             keys |= np.broadcast_to(mask.reshape(n, -1), (n, f)) << bit
         sets = {k: frozenset(m for b, m in enumerate(ordered) if k >> b & 1) for k in np.unique(keys).tolist()}
         return keys, sets
+
+
+#: Per type of architecture passed to ``row``, whether it is a row index (an integer or a bool,
+#: which is refused). ``isinstance`` against numpy's scalar types costs ~0.15 us, as much as
+#: the rest of a look-up; the handful of types a process sees are checked once each.
+_ROW_INDEX_TYPES: dict[type, bool] = {}
+
+
+def _is_row_index_type(kind: type) -> bool:
+    known = _ROW_INDEX_TYPES.get(kind)
+    if known is None:
+        known = _ROW_INDEX_TYPES[kind] = issubclass(kind, (int, np.integer, np.bool_))
+    return known

@@ -206,10 +206,14 @@ def mutate_one_edit(cell: Cell, rng: np.random.Generator) -> Cell:
     change, such as input -> output alone, gets a valid same-architecture child after
     ``SAME_ARCHITECTURE_ATTEMPTS`` draws.)
     """
-    if not cell.is_valid:
-        raise ValueError(f"cannot mutate an invalid cell: {cell.reason}")
-    encoding = raw.encoding_of(cell)
-    mask, opcode = encoding if encoding is not None else raw.encode(*_padded_original(cell, rng))
+    kept = cell.__dict__.get("_raw")  # a cell of the raw tables (an earlier mutation's): valid, encoded
+    if kept is not None:
+        mask, opcode = kept[0], kept[1]
+    else:
+        if not cell.is_valid:
+            raise ValueError(f"cannot mutate an invalid cell: {cell.reason}")
+        encoding = raw.encoding_of(cell)
+        mask, opcode = encoding if encoding is not None else raw.encode(*_padded_original(cell, rng))
     # On the integer encoding (see .raw): the draws are those of the original loop, attempt by
     # attempt, but only the accepted child is built as a Cell.
     offset_of, interior_of, code_of, row_of = raw.lookups()
