@@ -1,11 +1,14 @@
 """Cheap optimizers and the protocol on nb101-lite, this tree against a baseline tree, in one run.
 
 Run: nice -n 5 .venv/bin/python bench/bench_cheap_optimizers.py [--baseline DIR] [--optimizers rs,re,nre,ls]
-     [--seeds 3] [--repeats 3] [--re-seeds 500]
+     [--seeds 10] [--repeats 3] [--re-seeds 500]
 
 Per optimizer: full 1e7 s runs on nb101-lite (seeds 0..S-1), the wall microseconds per evaluation
 in all (protocol, table look-up and optimizer: what one evaluation costs) and the optimizer's CPU
-per evaluation as the runner records it. With ``--baseline`` (a checkout of an older commit, e.g.
+per evaluation as the runner records it. Each optimizer first runs one more seed, unmeasured: the
+first runs in a process cost 1-2 us more per evaluation (memory the process grows into, pages of
+the tables touched for the first time), which an experiment's worker pays once for all its seeds.
+With ``--baseline`` (a checkout of an older commit, e.g.
 ``git worktree add /tmp/base <commit>``) the same measurements run in child processes on that
 tree's ``src/``, alternating with this tree's, ``--repeats`` times; the best repeat of each is
 reported with their ratio (the machine is shared: alternating and keeping the best cancels most
@@ -13,9 +16,10 @@ of the load), and whether the two trees gave the same trajectories (evaluated ar
 simulated times, per optimizer and seed). ``--re-seeds N`` also times N seeds of RE at 1e7 s
 through ``run_experiment`` (2 processes), once per tree.
 
-Measured (2 cores, load 1.49 at the end, ``--baseline`` at b4851e7, ``--repeats 3 --re-seeds 500``):
-us per evaluation in all, new / baseline: RS 8.3 / 18.9, RE 13.8 / 17.6, NRE 15.6 / 22.5,
-LS 10.0 / 12.2, the same trajectories; 500 seeds of RE at 1e7 s 16.4 s / 23.0 s (same digest).
+Measured (2026-11-26, 2 cores, load 1.0 at the end, ``--baseline`` at 574f8c5, ``--seeds 10 --repeats 3
+--re-seeds 500``): us per evaluation in all, new / baseline: RS 6.7 / 8.2, RE 9.5 / 13.5, NRE 9.6 / 15.6,
+LS 8.7 / 10.0, the same trajectories; 500 seeds of RE at 1e7 s 12.5 s / 16.2 s (same digest).
+(Earlier, at b4851e7 against its baseline: RS 8.3, RE 13.8, NRE 15.6, LS 10.0.)
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ def measure(names: list[str], seeds: int, re_seeds: int) -> dict:
     run(lite, make("re", lite.space, seed=0, population_size=10), Budget(evaluations=200), seed=0)
     results: dict = {"nasarena": nasarena.__file__}
     for name in names:
+        run(lite, make(name, lite.space, seed=seeds), Budget(seconds=1e7), seed=seeds)  # warm-up, not measured
         evaluations, wall, cpu, digest = 0, 0.0, 0.0, hashlib.sha1()
         for seed in range(seeds):
             optimizer = make(name, lite.space, seed=seed)
@@ -85,7 +90,9 @@ def child(tree: Path, names: list[str], seeds: int, re_seeds: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--optimizers", default="rs,re,nre,ls")
-    parser.add_argument("--seeds", type=int, default=3, help="full 1e7 s runs per optimizer")
+    parser.add_argument("--seeds", type=int, default=10,
+                        help="full 1e7 s runs per optimizer (enough that one of Python's rare full garbage "
+                             "collections, ~16 ms, adds < 0.5 us per evaluation)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--re-seeds", type=int, default=0, help="seeds of RE through run_experiment (0: skip)")
     parser.add_argument("--baseline", type=Path, help="a source tree to compare with (its src/ is imported)")
