@@ -36,7 +36,9 @@ class UniformStream:
     def random(self, size: int | tuple[int, ...] | None = None) -> float | np.ndarray:
         """The next double, or an array of the next ones (as ``generator.random(size)``)."""
         if size is not None:
-            return np.array(self._take(int(np.prod(size))), dtype=np.float64).reshape(size)
+            values = np.empty(size)  # numpy checks the size (a negative one is an error, as there)
+            values.flat[:] = self._take(values.size)
+            return values
         position = self._next
         if position == len(self._values):
             self._refill()
