@@ -33,7 +33,8 @@ scikit-learn's ``MLPRegressor`` algorithm step for step (the same initial weight
 steps and stopping for the same seeds), with the five members batched into one numpy network and
 the inputs that no training sample uses kept out of the matrix products. It agrees with
 ``predictor="sklearn"`` (the reference, one ``MLPRegressor`` per member) up to float rounding,
-and costs 4-6x less optimizer CPU (``bench/bench_optimizer_cpu.py``; search behaviour compared by
+and costs 7-8x less time per training step (``bench/bench_mlp_ensemble.py``; over whole runs, which
+also mutate and score candidates, ``bench/bench_optimizer_cpu.py``; search behaviour compared by
 ``bench/bench_equivalence.py bananas bananas:predictor=sklearn``).
 
 Invalid architectures are not trained on. scikit-learn is imported when the optimizer is built
