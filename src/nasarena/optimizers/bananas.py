@@ -33,7 +33,7 @@ scikit-learn's ``MLPRegressor`` algorithm step for step (the same initial weight
 steps and stopping for the same seeds), with the five members batched into one numpy network and
 the inputs that no training sample uses kept out of the matrix products. It agrees with
 ``predictor="sklearn"`` (the reference, one ``MLPRegressor`` per member) up to float rounding,
-and costs 7-8x less time per training step (``bench/bench_mlp_ensemble.py``; over whole runs, which
+and costs about 7x less time per training step (``bench/bench_mlp_ensemble.py``; over whole runs, which
 also mutate and score candidates, ``bench/bench_optimizer_cpu.py``; search behaviour compared by
 ``bench/bench_equivalence.py bananas bananas:predictor=sklearn``).
 
