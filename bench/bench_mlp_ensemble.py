@@ -18,11 +18,12 @@ full 1e7 s budget in each tree, once: optimizer CPU per evaluation, as the runne
 Measured (2026-11-26, 2 cores, one BLAS thread, ``--baseline`` at 574f8c5 (row layout, separate biases),
 ``--repeats 3``), us per step, scikit-learn / baseline / new: 300 cells 4,062 / 736 / 565 (1.30x less than
 the baseline, 7.2x less than scikit-learn), 1,000 cells 4,529 / 877 / 656 (1.34x, 6.9x), 3,000 cells
-4,479 / 893 / 674 (1.33x, 6.6x). Full BANANAS
-runs differ in their number of steps (float rounding moves where the stopping rule stops): over the first
-1,200 evaluations of seeds 1 and 2, one tree per core at once, 661-693 us per five-member step against
-861-920 for the baseline, the same number of steps within 3%, 20.9 and 22.6 ms of optimizer CPU per
-evaluation against 29.1 and 26.5.
+4,479 / 893 / 674 (1.33x, 6.6x). Full BANANAS runs differ in their number of steps (float rounding moves
+where the stopping rule stops): over the first 1,200 evaluations of seeds 1 and 2, one tree per core at
+once, 661-693 us per five-member step against 861-920 for the baseline, the same number of steps within
+3%, 20.9 and 22.6 ms of optimizer CPU per evaluation against 29.1 and 26.5. Twenty seeds at 1e7 s
+(``nasarena run --optimizers bananas --seeds 0-19 --jobs 2``, idle machine): 35 min 26 s, 79,693
+evaluations, 53 ms per evaluation and core.
 """
 
 from __future__ import annotations
