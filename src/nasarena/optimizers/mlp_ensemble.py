@@ -37,8 +37,8 @@ with separate biases it replaced, ``bench/bench_mlp_ensemble.py``):
   relu unchanged, so relu runs over whole contiguous arrays; its masks are float 0/1, three
   times cheaper to multiply by than booleans.
 - **Fewer passes.** The gradients' ``1 / batch`` is applied once, to the output delta, and Adam
-  runs on ``m / (1 - beta_1)`` and ``v / (1 - beta_2)`` with its constants folded (float32
-  scalars: a float64 one makes numpy compute a whole pass in float64).
+  runs on ``m / (1 - beta_1)`` and ``v / (1 - beta_2)`` with its constants folded (scalars of
+  the ensemble's dtype: a float64 one makes numpy compute a float32 pass in float64).
 
 With the same seeds, the members start from scikit-learn's weights and see scikit-learn's
 batches, so the two agree up to float rounding (computed here in float32 throughout, where
@@ -81,9 +81,9 @@ class MLPEnsemble:
         then the first layer's biases; and which entries are weights (the L2 term's)."""
         units = [n_features, *self.hidden_layer_sizes, 1]
         self.shapes = list(zip(units[:-1], units[1:]))
-        (fan_in, fan_out), start = self.shapes[0], 0
-        self.spans = [(0, fan_in * fan_out)]
+        fan_in, fan_out = self.shapes[0]
         start = fan_in * fan_out
+        self.spans = [(0, start)]
         for fan_in, fan_out in self.shapes[1:]:
             self.spans.append((start, start + fan_out * (fan_in + 1)))
             start += fan_out * (fan_in + 1)
@@ -217,7 +217,7 @@ class _Network:
                 activations.append(activation)
             masks = [np.empty_like(activation) for activation in activations]
             ones = np.ones((members, size, 1), dtype=ensemble.dtype)
-            self.buffers[size] = activations, masks, ones, ensemble.weight_mask * np.float32(ensemble.alpha / size)
+            self.buffers[size] = activations, masks, ones, ensemble.weight_mask * ensemble.dtype.type(ensemble.alpha / size)
         return self.buffers[size]
 
     def step(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -254,16 +254,16 @@ class _Network:
         g += self.grad
         # Adam, as scikit-learn's AdamOptimizer, on m / (1 - beta_1) and v / (1 - beta_2)
         self.steps += 1
-        beta_1, beta_2 = ensemble.beta_1, ensemble.beta_2
-        self.first *= np.float32(beta_1)
+        beta_1, beta_2, scalar = ensemble.beta_1, ensemble.beta_2, ensemble.dtype.type
+        self.first *= scalar(beta_1)
         self.first += g
         np.square(g, out=g)
-        self.second *= np.float32(beta_2)
+        self.second *= scalar(beta_2)
         self.second += g
         np.sqrt(self.second, out=g)
-        g += np.float32(ensemble.epsilon / np.sqrt(1 - beta_2))
+        g += scalar(ensemble.epsilon / np.sqrt(1 - beta_2))
         np.divide(self.first, g, out=g)
-        g *= np.float32(ensemble.learning_rate_init * np.sqrt(1 - beta_2**self.steps) / (1 - beta_1**self.steps)
-                        * (1 - beta_1) / np.sqrt(1 - beta_2))
+        g *= scalar(ensemble.learning_rate_init * np.sqrt(1 - beta_2**self.steps) / (1 - beta_1**self.steps)
+                    * (1 - beta_1) / np.sqrt(1 - beta_2))
         self.theta -= g
         return loss
