@@ -7,12 +7,20 @@ results (the original's batch of 10), an ensemble of ``ensemble_size`` MLPs (sci
 (``space.encode(arch, "path")``) of all valid results, with the validation accuracies
 standardised as targets. The original's networks are kept: 10 hidden layers of 20 units, Adam
 with learning rate 0.01, up to 200 epochs; scikit-learn's MSE loss replaces the original's MAE,
-and its stopping when the training loss stalls bounds the cost. Batches hold up to
-``batch_size`` = 200 results (scikit-learn's default) rather than the original's 32: on path
-encodings of random NB201 and NB101 cells the ensemble ranked 1,000 held-out cells as well
-(Kendall tau 0.67 vs 0.67 on NB201 and 0.75 vs 0.71 on NB101 after 100 training cells, 0.72
-vs 0.74 and 0.82 vs 0.82 after 300) for 2-4x less training time. Training runs on one BLAS
-thread: the matrices are small, and extra threads only contend for the cores.
+and its stopping when the training loss stalls bounds the cost.
+
+Retraining is warm by default: the first training is the one above, and each later one goes on
+training the same networks (weights, Adam's moments and step counts, shuffling streams) for whole
+epochs over all results, as many as make at least ``warm_steps`` = 40 Adam steps (40 epochs of
+one minibatch up to 200 results, 2 epochs of 20 at 4,000), exactly as that many calls of
+scikit-learn's ``MLPRegressor.partial_fit`` do. The original trains new networks every time
+(``warm_steps=None`` does), for about 60 epochs each, so its cost per retraining grows with the
+history: over a 1e7 s NB101 run (about 4,000 evaluations) 53 ms of CPU per evaluation, against
+a bounded 40 steps, under 5 ms, warm. Only the training schedule differs: the networks, their
+loss, the acquisition and the candidates are the original's. The warm ensemble ranks the scored
+candidates as well as new networks do, and the search behaves the same (final regrets and
+anytime curves, ``bench/bench_equivalence.py``; the predictor's Kendall tau on the scored pools,
+``bench/bench_bananas_retraining.py``; figures in their docstrings).
 
 The acquisition is optimised as in the original: a pool of ``num_candidates`` architectures
 is made by mutating (``space.mutate``) the ``num_parents`` best architectures found so far,
@@ -30,12 +38,13 @@ NAS encodings found next best for predictors, then one-hot.
 
 ``predictor="numpy"`` (the default) trains the ensemble with :class:`~.mlp_ensemble.MLPEnsemble`:
 scikit-learn's ``MLPRegressor`` algorithm step for step (the same initial weights, batches, Adam
-steps and stopping for the same seeds), with the five members batched into one numpy network and
-the inputs that no training sample uses kept out of the matrix products. It agrees with
-``predictor="sklearn"`` (the reference, one ``MLPRegressor`` per member) up to float rounding,
-and costs about 7x less time per training step (``bench/bench_mlp_ensemble.py``; over whole runs, which
-also mutate and score candidates, ``bench/bench_optimizer_cpu.py``; search behaviour compared by
-``bench/bench_equivalence.py bananas bananas:predictor=sklearn``).
+steps and stopping for the same seeds, in ``fit`` and ``partial_fit``), with the five members
+batched into one numpy network and the inputs that no training sample uses kept out of the
+matrix products. It agrees with ``predictor="sklearn"`` (the reference, one ``MLPRegressor`` per
+member) up to float rounding, and costs about 7x less time per training step
+(``bench/bench_mlp_ensemble.py``; over whole runs, which also mutate and score candidates,
+``bench/bench_optimizer_cpu.py``; search behaviour compared by ``bench/bench_equivalence.py
+bananas bananas:predictor=sklearn,warm_steps=null``).
 
 Invalid architectures are not trained on. scikit-learn is imported when the optimizer is built
 (the ``[surrogates]`` extra; the numpy predictor uses its threadpoolctl).
@@ -43,6 +52,8 @@ Invalid architectures are not trained on. scikit-learn is imported when the opti
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import warnings
 
 import numpy as np
@@ -79,32 +90,68 @@ class PredictorEnsemble:
         self.models: list = []
 
     def fit(self, x: np.ndarray, y: np.ndarray) -> None:
-        from sklearn.exceptions import ConvergenceWarning
-        from threadpoolctl import threadpool_limits
-
-        self.mean, self.scale = float(y.mean()), float(y.std()) or 1.0
-        targets = (y - self.mean) / self.scale
-        self.models = []
-        if self.predictor == "numpy":
-            with threadpool_limits(1):
+        """Train new networks on ``x`` and the standardised ``y``."""
+        targets = self._standardised(y)
+        with _training():
+            if self.predictor == "numpy":
                 self.models = [MLPEnsemble(self.seeds, HIDDEN_LAYERS, learning_rate_init=0.01, max_iter=self.epochs,
                                            batch_size=self.batch_size).fit(x, targets)]
-            return
-        mlp = _mlp_class()
-        with warnings.catch_warnings(), threadpool_limits(1):
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            for seed in self.seeds:
-                model = mlp(hidden_layer_sizes=HIDDEN_LAYERS, learning_rate_init=0.01, max_iter=self.epochs,
-                            batch_size=min(self.batch_size, len(x)), random_state=int(seed))
-                self.models.append(model.fit(x, targets))
+            else:
+                mlp = _mlp_class()
+                # a RandomState (not its seed) goes on drawing the shuffles of later partial_fit calls
+                self.models = [mlp(hidden_layer_sizes=HIDDEN_LAYERS, learning_rate_init=0.01, max_iter=self.epochs,
+                                   batch_size=min(self.batch_size, len(x)),
+                                   random_state=np.random.RandomState(int(seed))).fit(x, targets)
+                               for seed in self.seeds]
+
+    def partial_fit(self, x: np.ndarray, y: np.ndarray, epochs: int) -> None:
+        """Go on training the fitted networks for ``epochs`` epochs on ``x`` and ``y``
+        standardised afresh (``epochs`` calls of scikit-learn's ``partial_fit``)."""
+        targets = self._standardised(y)
+        with _training():
+            for model in self.models:
+                if self.predictor == "numpy":
+                    model.partial_fit(x, targets, epochs)
+                else:
+                    model.batch_size = min(self.batch_size, len(x))
+                    for _ in range(epochs):
+                        model.partial_fit(x, targets)
+
+    def _standardised(self, y: np.ndarray) -> np.ndarray:
+        self.mean, self.scale = float(y.mean()), float(y.std()) or 1.0
+        return (y - self.mean) / self.scale
 
     def predict(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Mean and standard deviation of the members' predicted accuracies."""
-        from threadpoolctl import threadpool_limits
-
-        with threadpool_limits(1):  # one (members, rows) block from MLPEnsemble, one row per MLPRegressor
+        with _one_blas_thread():  # one (members, rows) block from MLPEnsemble, one row per MLPRegressor
             predictions = np.vstack([model.predict(x) for model in self.models]) * self.scale + self.mean
         return predictions.mean(axis=0), predictions.std(axis=0)
+
+
+@contextlib.contextmanager
+def _training():
+    """One BLAS thread, and scikit-learn's warning that ``max_iter`` epochs ended before its
+    stopping rule silenced."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    with warnings.catch_warnings(), _one_blas_thread():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        yield
+
+
+@functools.cache
+def _controller():
+    """The process's BLAS and OpenMP libraries, found once (``threadpool_limits`` searches them
+    again at every call: 0.7 ms, against 8 us to set a found controller's limits). Built after
+    scikit-learn is imported (by ``Bananas.__init__``), so its libraries are among them."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+def _one_blas_thread():
+    """One BLAS thread: the matrices are small, and more threads only contend for the cores."""
+    return _controller().limit(limits=1)
 
 
 def _supported_encoding(space) -> str:
@@ -133,7 +180,11 @@ class Bananas(Optimizer):
         "acquisition": Setting(str, "its: independent Thompson sampling; ucb: mean + ucb_beta * std",
                                choices=ACQUISITIONS),
         "ucb_beta": Setting(float, "weight of the standard deviation in the ucb acquisition", low=0),
-        "epochs": Setting(int, "training epochs of each MLP at most", low=1),
+        "epochs": Setting(int, "training epochs of each MLP at most (the first training; every one with "
+                               "warm_steps=null)", low=1),
+        "warm_steps": Setting(int, "Adam steps of each retraining after the first (whole epochs, at least this many), "
+                                   "which goes on training the same networks as scikit-learn's partial_fit does; "
+                                   "null: new networks every time, as the original", low=1, optional=True),
         "batch_size": Setting(int, "minibatch size of the MLPs' training", low=1),
         "encoding": Setting(str, "the predictor's input encoding (default: path where the space has it)",
                             optional=True),
@@ -144,8 +195,8 @@ class Bananas(Optimizer):
 
     def __init__(self, space, seed=0, *, num_init: int = 10, retrain_every: int = 10, num_candidates: int = 100,
                  num_parents: int = 2, ensemble_size: int = 5, acquisition: str = "its", ucb_beta: float = 0.5,
-                 epochs: int = 200, batch_size: int = 200, encoding: str | None = None,
-                 predictor: str = "numpy"):
+                 epochs: int = 200, warm_steps: int | None = 40, batch_size: int = 200,
+                 encoding: str | None = None, predictor: str = "numpy"):
         super().__init__(space, seed)
         self.encoding = encoding if encoding is not None else _supported_encoding(space)
         _mlp_class()
@@ -157,10 +208,13 @@ class Bananas(Optimizer):
         self.acquisition = acquisition
         self.ucb_beta = ucb_beta
         self.epochs = epochs
+        self.warm_steps = warm_steps
         self.batch_size = batch_size
         self.predictor = predictor
         self.archs: list = []
-        self.encodings: list[np.ndarray] = []
+        # the valid results' encodings, rows 0..len(accuracies)-1 of a buffer grown by doubling
+        # (stacking thousands of rows at every retraining cost 1 ms)
+        self.encodings = np.empty((0, 0), dtype=np.float32)
         self.accuracies: list[float] = []
         self.seen: set = set()  # identities evaluated or proposed
         self.ensemble: PredictorEnsemble | None = None
@@ -185,14 +239,25 @@ class Bananas(Optimizer):
     def _tell(self, trial: Trial, observation: Observation) -> None:
         if not observation.valid:
             return
+        encoding = np.asarray(self.space.encode(trial.arch, self.encoding), dtype=np.float32)
+        count = len(self.accuracies)
+        if count == len(self.encodings):
+            grown = np.empty((max(64, 2 * count), encoding.size), dtype=np.float32)
+            grown[:count] = self.encodings.reshape(count, encoding.size)  # (the empty start is 0 x 0)
+            self.encodings = grown
+        self.encodings[count] = encoding
         self.archs.append(trial.arch)
-        self.encodings.append(np.asarray(self.space.encode(trial.arch, self.encoding), dtype=np.float32))
         self.accuracies.append(observation.valid_accuracy)
 
     def _retrain(self) -> None:
-        seeds = self.rng.integers(2**31, size=self.ensemble_size)
-        self.ensemble = PredictorEnsemble(seeds, self.epochs, self.batch_size, self.predictor)
-        self.ensemble.fit(np.stack(self.encodings), np.asarray(self.accuracies))
+        x, y = self.encodings[: len(self.accuracies)], np.asarray(self.accuracies)
+        if self.ensemble is not None and self.warm_steps is not None:
+            batches = -(-len(x) // min(self.batch_size, len(x)))
+            self.ensemble.partial_fit(x, y, epochs=-(-self.warm_steps // batches))
+        else:
+            seeds = self.rng.integers(2**31, size=self.ensemble_size)
+            self.ensemble = PredictorEnsemble(seeds, self.epochs, self.batch_size, self.predictor)
+            self.ensemble.fit(x, y)
         self.trained_on = len(self.accuracies)
 
     def _pool(self) -> list:

@@ -123,7 +123,7 @@ class Setting:
                 text = f"{noun} {'<' if self.high_open else '<='} {_number(self.high)}"
             else:
                 text = noun
-        return text + (" (or none)" if self.optional else "")
+        return text + (", or null for none" if self.optional else "")
 
     def problem(self, value: object) -> str | None:
         """Why ``value`` is not accepted, or None when it is."""

@@ -20,7 +20,6 @@ from .table import unique_cells
 _OP_SPOTS = MAX_VERTICES - 2
 #: Draws of the paper's mutation before a same-architecture child is accepted (see ``mutate_one_edit``).
 SAME_ARCHITECTURE_ATTEMPTS = 1000
-_UPPER_PAIRS = {MAX_VERTICES: list(raw.EDGE_PAIRS)}
 # The original sampler's 54 numbers per attempt: a 7x7 edge matrix (row-major), then the interior ops.
 _RAW_WORDS = MAX_VERTICES * MAX_VERTICES + _OP_SPOTS
 _UPPER_WORDS = [x * MAX_VERTICES + y for x, y in raw.EDGE_PAIRS]
@@ -165,33 +164,43 @@ def _padded_original(cell: Cell, rng: np.random.Generator) -> tuple[list[list[in
 def mutate(cell: Cell, rng: np.random.Generator, rate: float = 1.0) -> Cell:
     """Mutation of the original regularized-evolution code, repeated until the child is valid.
 
-    On the unpruned encoding: each upper-triangle edge flips with probability ``rate / 7``,
-    each interior op is resampled to one of the other two with probability ``rate / 5``.
-    The child may be the same architecture as the parent, as in the original.
+    On the unpruned encoding (widened to 7 vertices, see :func:`_padded_original`): each
+    upper-triangle edge flips with probability ``rate / 7``, each interior op is resampled to one
+    of the other two with probability ``rate / 5``. The child may be the same architecture as the
+    parent, as in the original.
+
+    Each attempt draws one block of 31 uniforms: an edge-flip uniform per pair (in ``EDGE_PAIRS``
+    order), then per interior op a resample uniform and a choice uniform. The attempt is made on
+    the integer encoding (see :mod:`.raw`): validity and the child's row are table look-ups, and
+    only the accepted child is built as a Cell.
     """
-    if not cell.is_valid:
-        raise ValueError(f"cannot mutate an invalid cell: {cell.reason}")
-    base_matrix, base_ops = _padded_original(cell, rng)
-    n = len(base_ops)
-    pairs = _UPPER_PAIRS[n] if n in _UPPER_PAIRS else [(x, y) for x in range(n - 1) for y in range(x + 1, n)]
+    kept = cell.__dict__.get("_raw")  # a cell of the raw tables: valid, encoded
+    if kept is not None:
+        mask, opcode = kept[0], kept[1]
+    else:
+        if not cell.is_valid:
+            raise ValueError(f"cannot mutate an invalid cell: {cell.reason}")
+        encoding = raw.encoding_of(cell)
+        mask, opcode = encoding if encoding is not None else raw.encode(*_padded_original(cell, rng))
+    offset_of, interior_of, code_of, row_of = raw.lookups()
     edge_probability, op_probability = rate / MAX_VERTICES, rate / _OP_SPOTS
+    edge_slots = raw.NUM_EDGE_BITS
     while True:
-        # one vectorised draw per attempt: an edge-flip uniform per pair, then per interior op
-        # a resample uniform and a choice uniform (plain-Python use is the fast path here)
-        draws = rng.random(len(pairs) + 2 * (n - 2)).tolist()
-        matrix = [row[:] for row in base_matrix]
-        for (x, y), u in zip(pairs, draws):
-            if u < edge_probability:
-                matrix[x][y] = 1 - matrix[x][y]
-        ops = list(base_ops)
-        choices = draws[len(pairs) :]
-        for vertex in range(1, n - 1):
-            if choices[2 * (vertex - 1)] < op_probability:
-                others = [op for op in OPS if op != ops[vertex]]
-                ops[vertex] = others[int(choices[2 * vertex - 1] * len(others))]
-        child = Cell.from_checked(tuple(map(tuple, matrix)), tuple(ops))
-        if child.is_valid:
-            return child
+        draws = rng.random(edge_slots + 2 * _OP_SPOTS).tolist()
+        child_mask = mask
+        for bit in _EDGE_BITS:
+            if draws[bit] < edge_probability:
+                child_mask ^= 1 << bit
+        child_opcode = opcode
+        for spot, weight in enumerate(raw.OP_WEIGHTS):
+            if draws[edge_slots + 2 * spot] < op_probability:
+                label = opcode // weight % 3
+                others = _OTHER_LABELS[label]
+                child_opcode += (others[int(draws[edge_slots + 2 * spot + 1] * len(others))] - label) * weight
+        offset = offset_of[child_mask]
+        if offset >= 0:
+            interior = interior_of[child_mask]
+            return raw.make_cell(child_mask, child_opcode, row_of[offset + code_of[interior, child_opcode]], interior)
 
 
 def mutate_one_edit(cell: Cell, rng: np.random.Generator) -> Cell:
