@@ -46,6 +46,20 @@ def nb201():
     return nasarena.benchmark("nb201-cifar10")
 
 
+@pytest.fixture(scope="session")
+def nb201_paths(nb201) -> tuple[np.ndarray, np.ndarray]:
+    """Path encodings (float32) and validation accuracies of 700 distinct random NB201 cells
+    (seed 7): the data of BANANAS' predictor tests."""
+    rng = np.random.default_rng(7)
+    chosen: dict = {}
+    while len(chosen) < 700:
+        cell = nb201.space.sample(rng)
+        chosen.setdefault(nb201.space.identity(cell), cell)
+    cells = list(chosen.values())
+    x = np.stack([nb201.space.encode(c, "path") for c in cells]).astype(np.float32)
+    return x, np.array([nb201.query(c).valid_accuracy for c in cells])
+
+
 def write_batches_folder(root: Path) -> Path:
     """A tiny synthetic ``cifar-10-batches-py`` folder in the official pickles' layout: 5 training
     batches and a test batch of 50 images each (5 per class); what the training tests read where

@@ -17,17 +17,9 @@ SEEDS = [11, 22, 33, 44, 55]
 
 
 @pytest.fixture(scope="module")
-def cells(nb201):
-    """Path encodings and standardised validation accuracies of 200 training and 500 held-out
-    random NB201 cells (distinct)."""
-    rng = np.random.default_rng(7)
-    chosen: dict = {}
-    while len(chosen) < 700:
-        cell = nb201.space.sample(rng)
-        chosen.setdefault(nb201.space.identity(cell), cell)
-    cells = list(chosen.values())
-    x = np.stack([nb201.space.encode(c, "path") for c in cells]).astype(np.float32)
-    y = np.array([nb201.query(c).valid_accuracy for c in cells])
+def cells(nb201_paths):
+    """200 training and 500 held-out cells, accuracies standardised on the training ones."""
+    x, y = nb201_paths
     y = (y - y[:200].mean()) / y[:200].std()
     return x[:200], y[:200], x[200:], y[200:]
 
@@ -90,3 +82,15 @@ def test_sklearn_reference_still_runs(nb201):
     assert make("bananas", nb201.space).predictor == "numpy"
     with pytest.raises(ValueError, match="predictor"):
         make("bananas", nb201.space, predictor="torch")
+
+
+def test_training_and_prediction_run_on_one_blas_thread(nb201):
+    from threadpoolctl import threadpool_info
+
+    from nasarena.optimizers.bananas import _one_blas_thread
+
+    make("bananas", nb201.space)  # imports scikit-learn before the controller is built
+    blas = [lib for lib in threadpool_info() if lib["user_api"] == "blas"]
+    assert blas
+    with _one_blas_thread():
+        assert [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"] == [1] * len(blas)

@@ -95,3 +95,43 @@ def test_variable_size_mutation_changes_the_number_of_vertices_sometimes(lite):
     assert evolution.settings()["encoding"] == "variable_size"
     with pytest.raises(ValueError, match="variable_size"):
         make("re", lite.space, encoding="variable_size", mutation="rate")
+
+
+def _original_rate_mutation(cell, rng, rate):
+    """The original regularized-evolution mutation, written out on Cells (the reference the raw
+    encoding's version must equal draw for draw): widen to 7 vertices, then per attempt 31
+    uniforms, edges flipped below rate / 7, ops changed below rate / 5, until the child is valid."""
+    from nasarena.spaces.nb101.cell import OPS, Cell
+
+    matrix, ops = operations._padded_original(cell, rng)
+    pairs = [(x, y) for x in range(7) for y in range(x + 1, 7)]
+    while True:
+        draws = rng.random(21 + 10)
+        child_matrix = [row[:] for row in matrix]
+        for (x, y), u in zip(pairs, draws):
+            if u < rate / 7:
+                child_matrix[x][y] = 1 - child_matrix[x][y]
+        child_ops = list(ops)
+        for vertex in range(1, 6):
+            if draws[21 + 2 * (vertex - 1)] < rate / 5:
+                others = [op for op in OPS if op != ops[vertex]]
+                child_ops[vertex] = others[int(draws[21 + 2 * vertex - 1] * len(others))]
+        child = Cell.from_checked(tuple(map(tuple, child_matrix)), tuple(child_ops))
+        if child.is_valid:
+            return child
+
+
+@pytest.mark.parametrize("rate", [1.0, 0.5, 3.0])
+def test_rate_mutation_on_the_raw_encoding_is_the_original_draw_for_draw(rate):
+    from nasarena.spaces.nb101.cell import Cell
+
+    rng = np.random.default_rng(11)
+    parents = [operations.sample_raw(rng) for _ in range(60)] + [operations.sample_unique(rng) for _ in range(60)]
+    parents += [Cell.from_checked(p.original_matrix, p.original_ops) for p in parents[:20]]  # not raw-table cells
+    assert any(len(p.original_ops) < MAX_VERTICES for p in parents)  # widened ones draw their new ops first
+    for number, parent in enumerate(parents):
+        ours, reference = np.random.default_rng(number), np.random.default_rng(number)
+        child, expected = operations.mutate(parent, ours, rate), _original_rate_mutation(parent, reference, rate)
+        assert (child.hash, child.row, child.original_matrix, child.original_ops, child.matrix, child.ops) == \
+            (expected.hash, expected.row, expected.original_matrix, expected.original_ops, expected.matrix, expected.ops)
+        assert ours.random() == reference.random()  # the same number of draws

@@ -9,17 +9,18 @@ standardised as targets. The original's networks are kept: 10 hidden layers of 2
 with learning rate 0.01, up to 200 epochs; scikit-learn's MSE loss replaces the original's MAE,
 and its stopping when the training loss stalls bounds the cost.
 
-Retraining is warm by default: the first training is the one above, and each later one goes on
-training the same networks (weights, Adam's moments and step counts, shuffling streams) for whole
-epochs over all results, as many as make at least ``warm_steps`` = 40 Adam steps (40 epochs of
-one minibatch up to 200 results, 2 epochs of 20 at 4,000), exactly as that many calls of
-scikit-learn's ``MLPRegressor.partial_fit`` do. The original trains new networks every time
-(``warm_steps=None`` does), for about 60 epochs each, so its cost per retraining grows with the
+Retraining turns warm once the results outnumber ``batch_size``. Until then every retraining
+trains new networks, as the original does: an epoch is one minibatch, so that costs at most
+``epochs`` small steps. Then each retraining goes on training the same networks (weights, Adam's
+moments and step counts, shuffling streams) for whole epochs over all results, as many as make
+at least ``warm_steps`` = 40 Adam steps (8 epochs at 1,000 results, 2 at 4,000), exactly as that
+many calls of scikit-learn's ``MLPRegressor.partial_fit`` do. New networks at every retraining
+(``warm_steps=None``) take about 60 epochs each, so their cost per retraining grows with the
 history: over a 1e7 s NB101 run (about 4,000 evaluations) 53 ms of CPU per evaluation, against
-a bounded 40 steps, under 5 ms, warm. Only the training schedule differs: the networks, their
-loss, the acquisition and the candidates are the original's. The warm ensemble ranks the scored
-candidates as well as new networks do, and the search behaves the same (final regrets and
-anytime curves, ``bench/bench_equivalence.py``; the predictor's Kendall tau on the scored pools,
+under 5 ms warm. Only the training schedule differs: the networks, their loss, the acquisition
+and the candidates are the original's; the warm ensemble ranks the scored candidates as well as
+new networks do, and the search behaves the same (final regrets and anytime curves,
+``bench/bench_equivalence.py``; the predictor's Kendall tau on the scored pools,
 ``bench/bench_bananas_retraining.py``; figures in their docstrings).
 
 The acquisition is optimised as in the original: a pool of ``num_candidates`` architectures
@@ -182,9 +183,10 @@ class Bananas(Optimizer):
         "ucb_beta": Setting(float, "weight of the standard deviation in the ucb acquisition", low=0),
         "epochs": Setting(int, "training epochs of each MLP at most (the first training; every one with "
                                "warm_steps=null)", low=1),
-        "warm_steps": Setting(int, "Adam steps of each retraining after the first (whole epochs, at least this many), "
-                                   "which goes on training the same networks as scikit-learn's partial_fit does; "
-                                   "null: new networks every time, as the original", low=1, optional=True),
+        "warm_steps": Setting(int, "once the results outnumber batch_size, Adam steps of each retraining (whole "
+                                   "epochs, at least this many), which goes on training the same networks as "
+                                   "scikit-learn's partial_fit does; null: new networks every time, as the original",
+                              low=1, optional=True),
         "batch_size": Setting(int, "minibatch size of the MLPs' training", low=1),
         "encoding": Setting(str, "the predictor's input encoding (default: path where the space has it)",
                             optional=True),
@@ -251,8 +253,8 @@ class Bananas(Optimizer):
 
     def _retrain(self) -> None:
         x, y = self.encodings[: len(self.accuracies)], np.asarray(self.accuracies)
-        if self.ensemble is not None and self.warm_steps is not None:
-            batches = -(-len(x) // min(self.batch_size, len(x)))
+        if self.ensemble is not None and self.warm_steps is not None and len(x) > self.batch_size:
+            batches = -(-len(x) // self.batch_size)
             self.ensemble.partial_fit(x, y, epochs=-(-self.warm_steps // batches))
         else:
             seeds = self.rng.integers(2**31, size=self.ensemble_size)

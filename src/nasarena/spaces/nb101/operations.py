@@ -161,6 +161,19 @@ def _padded_original(cell: Cell, rng: np.random.Generator) -> tuple[list[list[in
     return matrix, ops
 
 
+def _parent_encoding(cell: Cell, rng: np.random.Generator) -> tuple[int, int]:
+    """The (edge mask, op code) a mutation starts from: kept by a cell of the raw tables (an
+    earlier mutation's or sample's, valid by construction), else computed from the cell's
+    unpruned encoding, widened to 7 vertices (drawing the new vertices' ops) where it is smaller."""
+    kept = cell.__dict__.get("_raw")
+    if kept is not None:
+        return kept[0], kept[1]
+    if not cell.is_valid:
+        raise ValueError(f"cannot mutate an invalid cell: {cell.reason}")
+    encoding = raw.encoding_of(cell)
+    return encoding if encoding is not None else raw.encode(*_padded_original(cell, rng))
+
+
 def mutate(cell: Cell, rng: np.random.Generator, rate: float = 1.0) -> Cell:
     """Mutation of the original regularized-evolution code, repeated until the child is valid.
 
@@ -174,14 +187,7 @@ def mutate(cell: Cell, rng: np.random.Generator, rate: float = 1.0) -> Cell:
     the integer encoding (see :mod:`.raw`): validity and the child's row are table look-ups, and
     only the accepted child is built as a Cell.
     """
-    kept = cell.__dict__.get("_raw")  # a cell of the raw tables: valid, encoded
-    if kept is not None:
-        mask, opcode = kept[0], kept[1]
-    else:
-        if not cell.is_valid:
-            raise ValueError(f"cannot mutate an invalid cell: {cell.reason}")
-        encoding = raw.encoding_of(cell)
-        mask, opcode = encoding if encoding is not None else raw.encode(*_padded_original(cell, rng))
+    mask, opcode = _parent_encoding(cell, rng)
     offset_of, interior_of, code_of, row_of = raw.lookups()
     edge_probability, op_probability = rate / MAX_VERTICES, rate / _OP_SPOTS
     edge_slots = raw.NUM_EDGE_BITS
@@ -215,14 +221,7 @@ def mutate_one_edit(cell: Cell, rng: np.random.Generator) -> Cell:
     change, such as input -> output alone, gets a valid same-architecture child after
     ``SAME_ARCHITECTURE_ATTEMPTS`` draws.)
     """
-    kept = cell.__dict__.get("_raw")  # a cell of the raw tables (an earlier mutation's): valid, encoded
-    if kept is not None:
-        mask, opcode = kept[0], kept[1]
-    else:
-        if not cell.is_valid:
-            raise ValueError(f"cannot mutate an invalid cell: {cell.reason}")
-        encoding = raw.encoding_of(cell)
-        mask, opcode = encoding if encoding is not None else raw.encode(*_padded_original(cell, rng))
+    mask, opcode = _parent_encoding(cell, rng)
     # On the integer encoding (see .raw): the draws are those of the original loop, attempt by
     # attempt, but only the accepted child is built as a Cell.
     offset_of, interior_of, code_of, row_of = raw.lookups()
