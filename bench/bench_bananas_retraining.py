@@ -1,7 +1,7 @@
 """Does BANANAS' warm retraining predict as well as new networks? Kendall tau on each scored pool.
 
 Run: nice -n 5 .venv/bin/python bench/bench_bananas_retraining.py [--benchmark nb101-lite] [--seeds 4]
-     [--evaluations 1000] [--seconds S] [--jobs 2] [--variants 2,null]
+     [--evaluations 1000] [--seconds S] [--jobs 2] [--variants 40,null]
 
 Each variant (``warm_steps`` values; ``null`` trains new networks at every retraining, as the
 original) runs BANANAS for seeds 0..S-1. Every time the acquisition scores a pool of candidate
@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 from scipy.stats import kendalltau
 
-STAGES = (0, 100, 300, 1000, 2000, 10**9)
+STAGES = (0, 200, 500, 1000, 2000, 10**9)
 
 
 def one_run(task: tuple) -> dict:
@@ -67,11 +67,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--benchmark", default="nb101-lite")
     parser.add_argument("--seeds", type=int, default=4)
-    parser.add_argument("--evaluations", type=int, default=1000)
+    parser.add_argument("--evaluations", type=int, default=None, help="evaluations per run (default 1000 "
+                                                                      "without --seconds)")
     parser.add_argument("--seconds", type=float, default=None)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--variants", default="40,null", help="warm_steps values, comma-separated (null: cold)")
     options = parser.parse_args()
+    if options.evaluations is None and options.seconds is None:
+        options.evaluations = 1000
     variants = [None if v.strip() == "null" else int(v) for v in options.variants.split(",")]
     tasks = [(options.benchmark, v, seed, options.evaluations, options.seconds)
              for seed in range(options.seeds) for v in variants]

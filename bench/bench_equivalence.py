@@ -28,6 +28,15 @@ Measured (2026-11-25; mean final regret new / reference, Mann-Whitney p, CPU rat
         nb101-noisy, 50 seeds x 200 evaluations                     0.00929 / 0.00919  p 0.79   66x
     bananas vs predictor=sklearn, nb201-cifar10, 100 x 150          0.00097 / 0.00097  p 0.86  4.4x
     bananas vs predictor=sklearn, nb101-lite, 50 x 300              0.00278 / 0.00273  p 0.58  5.5x
+      (both training new networks at every retraining, the original's schedule, now warm_steps=null)
+    warm retraining (the default, warm_steps=40) vs new networks each time (warm_steps=null), 2026-11-26;
+    the two are the same runs up to 200 results, where retraining turns warm:
+        nb201-cifar10, 100 seeds x 300 evaluations                  0.00045 / 0.00043  p 0.80  1.3x
+        nb101-lite, 150 seeds x 1000 evaluations                    0.00190 / 0.00183  p 0.07  4.7x
+          (seeds 0-49: 0.00194 / 0.00177, p 0.07; seeds 50-149: 0.00187 / 0.00186, p 0.35;
+          quartiles and 90th percentile equal)
+        nb101-lite, 1e7 s: 50 warm seeds (--only) against the 20 seeds of the original's schedule
+          run by ``nasarena run`` (the same runs)                   0.00161 / 0.00162  p 0.91  ~14x
 
 The references' cost grows with the history, which is why the NB101 budgets are short.
 """
