@@ -11,7 +11,20 @@ the pool is where the predictor's quality decides the search. Reported per varia
 over pools, grouped by how many results the ensemble was trained on, and the optimizer CPU per
 evaluation (which includes the look-ups of this measurement, the same for every variant).
 
-Measured: see ``bench/bench_equivalence.py`` and the closing note of issue 18.
+Up to 200 results (one minibatch) both variants train new networks: the same runs, so the same taus (not shown).
+Measured (2026-11-26, 2 cores, both variants side by side; mean tau, pools in brackets):
+
+    nb101-lite, 1e7 s, seeds 0-1       200-500      500-1000     1000-2000    2000-        CPU ms/eval
+      warm_steps=40                    0.497 (60)   0.546 (100)  0.603 (200)  0.603 (402)   3.88
+      new networks (null)              0.484 (60)   0.537 (100)  0.587 (200)  0.606 (364)  54.03
+    nb101-lite, 1000 evaluations, seeds 0-5
+      warm_steps=40                    0.465 (180)  0.544 (300)                             3.93
+      new networks (null)              0.477 (180)  0.556 (300)                            18.02
+    nb201-cifar10, 300 evaluations, seeds 0-39
+      warm_steps=40                    0.286 (26)                                           6.56
+      new networks (null)              0.195 (31)                                           8.40
+
+The search outcomes (final regrets, anytime curves) are compared by ``bench/bench_equivalence.py``.
 """
 
 from __future__ import annotations

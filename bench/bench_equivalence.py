@@ -35,8 +35,8 @@ Measured (2026-11-25; mean final regret new / reference, Mann-Whitney p, CPU rat
         nb101-lite, 150 seeds x 1000 evaluations                    0.00190 / 0.00183  p 0.07  4.7x
           (seeds 0-49: 0.00194 / 0.00177, p 0.07; seeds 50-149: 0.00187 / 0.00186, p 0.35;
           quartiles and 90th percentile equal)
-        nb101-lite, 1e7 s: 50 warm seeds (--only) against the 20 seeds of the original's schedule
-          run by ``nasarena run`` (the same runs)                   0.00161 / 0.00162  p 0.91  ~14x
+        nb101-lite, 1e7 s, 50 seeds (--only bananas) against 20 seeds of warm_steps=null run by
+          ``nasarena run`` (whose run of a seed is this script's)   0.00161 / 0.00162  p 0.91   14x
 
 The references' cost grows with the history, which is why the NB101 budgets are short.
 """

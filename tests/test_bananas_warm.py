@@ -79,6 +79,8 @@ def test_partial_fit_refuses_what_it_cannot_continue(growing):
     ensemble = MLPEnsemble(SEEDS, HIDDEN_LAYERS, max_iter=2).fit(x_first, y_first)
     with pytest.raises(ValueError, match="got 5 features; the ensemble was fitted on"):
         ensemble.partial_fit(x[:, :5], y)
+    with pytest.raises(ValueError, match=r"got x of shape \(300, \d+\) and 299 targets"):
+        ensemble.partial_fit(x, y[:-1])
 
 
 @pytest.mark.parametrize("predictor", ["numpy", "sklearn"])

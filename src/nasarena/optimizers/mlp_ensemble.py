@@ -162,7 +162,11 @@ class MLPEnsemble:
         return self
 
     def _arrays(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return np.asarray(x, dtype=self.dtype), np.asarray(y, dtype=self.dtype).reshape(-1)
+        x, y = np.asarray(x, dtype=self.dtype), np.asarray(y, dtype=self.dtype).reshape(-1)
+        if x.ndim != 2 or len(x) != len(y) or not len(x):
+            raise ValueError(f"MLPEnsemble trains on a (samples, features) x and one target per sample; "
+                             f"got x of shape {x.shape} and {len(y)} targets")
+        return x, y
 
     @staticmethod
     def _input_order(x: np.ndarray) -> tuple[np.ndarray, int]:
