@@ -32,6 +32,7 @@ Measured (2026-11-25; mean final regret new / reference, Mann-Whitney p, CPU rat
     warm retraining (the default, warm_steps=40) vs new networks each time (warm_steps=null), 2026-11-26;
     the two are the same runs up to 200 results, where retraining turns warm:
         nb201-cifar10, 100 seeds x 300 evaluations                  0.00045 / 0.00043  p 0.80  1.3x
+          (against predictor=sklearn,warm_steps=null, the library reference: 0.00045 / 0.00046  p 0.99  6.3x)
         nb101-lite, 150 seeds x 1000 evaluations                    0.00190 / 0.00183  p 0.07  4.7x
           (seeds 0-49: 0.00194 / 0.00177, p 0.07; seeds 50-149: 0.00187 / 0.00186, p 0.35;
           quartiles and 90th percentile equal)

@@ -17,7 +17,7 @@ at least ``warm_steps`` = 40 Adam steps (8 epochs at 1,000 results, 2 at 4,000),
 many calls of scikit-learn's ``MLPRegressor.partial_fit`` do. New networks at every retraining
 (``warm_steps=None``) take about 60 epochs each, so their cost per retraining grows with the
 history: over a 1e7 s NB101 run (about 4,000 evaluations) 53 ms of CPU per evaluation, against
-under 5 ms warm. Only the training schedule differs: the networks, their loss, the acquisition
+3.8 ms warm. Only the training schedule differs: the networks, their loss, the acquisition
 and the candidates are the original's; the warm ensemble ranks the scored candidates as well as
 new networks do, and the search behaves the same (final regrets and anytime curves,
 ``bench/bench_equivalence.py``; the predictor's Kendall tau on the scored pools,
