@@ -131,3 +131,18 @@ def test_cold_retraining_trains_new_networks_each_time(nb201, monkeypatch):
         run(nb201, optimizer, Budget(evaluations=31), seed=4)
         assert calls == expected
     assert make("bananas", nb201.space).warm_steps == 40
+
+
+def test_warm_retraining_is_part_of_the_settings_hash():
+    # results written before warm retraining became the default (no recorded settings: new
+    # networks each time) must not be resumed as runs of the default
+    from nasarena.runner import Budget
+    from nasarena.runner.experiment import grid
+    from nasarena.runner.protocol import settings_hash
+
+    budget = Budget(seconds=1e6)
+    default, warm, cold = (grid(["nb101-lite"], ["bananas"], [0], budget, settings)[0]
+                           for settings in (None, {"bananas": {"warm_steps": 40}}, {"bananas": {"warm_steps": None}}))
+    assert default.recorded_settings == {"warm_steps": 40} and cold.recorded_settings == {"warm_steps": None}
+    assert default.settings_hash == warm.settings_hash != cold.settings_hash
+    assert default.settings_hash != settings_hash("bananas", {}, default.run_settings, default.budget)

@@ -171,6 +171,7 @@ def _supported_encoding(space) -> str:
 class Bananas(Optimizer):
     name = "bananas"
     summary = "BANANAS: path encoding, 5-MLP ensemble, Thompson sampling over mutations of the best"
+    recorded_defaults = ("warm_steps",)  # warm retraining became the default after new networks each time
 
     SETTINGS = {
         "num_init": Setting(int, "random architectures before the first predictor", low=1),

@@ -179,6 +179,11 @@ class Optimizer(metaclass=_SettingsChecked):
     #: For a re-implementation, the registry name of the library-backed optimizer it reproduces
     #: (``smac3`` for ``smac``): a setting only the reference has is refused with its name.
     reference: ClassVar[str | None] = None
+    #: Settings whose default changed after results were written with the old one (RE's and
+    #: NRE's ``mutation``, BANANAS' ``warm_steps``): an experiment records their defaults in its
+    #: settings hash, so a results directory never resumes runs made under another default as
+    #: runs of this one.
+    recorded_defaults: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, space, seed: int | np.random.Generator = 0):
         self.space = space

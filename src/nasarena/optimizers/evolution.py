@@ -36,6 +36,7 @@ def mutation_of(space, rule: str, rate: float) -> Callable[[object, np.random.Ge
 
 class _Evolution(Optimizer):
     regularized = True
+    recorded_defaults = ("mutation",)  # the paper's single edit became the default after "rate"
     SETTINGS = {
         "population_size": Setting(int, "evaluated architectures kept in the population", low=1),
         "tournament_size": Setting(int, "members sampled (with replacement) to pick a parent; <= population_size",

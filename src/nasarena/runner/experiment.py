@@ -69,9 +69,10 @@ class RunSpec:
 
     @property
     def recorded_settings(self) -> dict:
-        """The overrides, plus the mutation rule where the optimizer has one (its default when not
-        overridden): runs made under another default rule must not share a hash with these."""
-        return {**_mutation_default(self.optimizer), **dict(self.optimizer_settings)}
+        """The overrides, plus the defaults of the optimizer's ``recorded_defaults`` (RE's mutation
+        rule, BANANAS' warm retraining): runs made under another default must not share a hash
+        with these."""
+        return {**_recorded_defaults(self.optimizer), **dict(self.optimizer_settings)}
 
     @property
     def setup(self) -> str:
@@ -119,14 +120,14 @@ def grid(
 
 
 @lru_cache(maxsize=None)
-def _mutation_default(optimizer: str) -> dict:
-    import inspect
-
-    from ..optimizers.base import REGISTRY
+def _recorded_defaults(optimizer: str) -> dict:
+    from ..optimizers.base import REGISTRY, setting_defaults
 
     cls = REGISTRY.get(optimizer)
-    parameter = inspect.signature(cls.__init__).parameters.get("mutation") if cls is not None else None
-    return {} if parameter is None else {"mutation": parameter.default}
+    if cls is None:
+        return {}
+    defaults = setting_defaults(cls)
+    return {name: defaults[name] for name in cls.recorded_defaults}
 
 
 @lru_cache(maxsize=8)
