@@ -16,31 +16,10 @@ import socket
 from pathlib import Path
 
 from ..errors import OutputError
+from ..io.processes import owner_alive, owner_text
 
 CLAIM_PREFIX = ".claim-"
 PARTIAL_PREFIX = ".partial-"
-
-
-def _owner_text() -> str:
-    return f"{socket.gethostname()} {os.getpid()}\n"
-
-
-def _alive(text: str) -> bool:
-    """Whether the process that wrote ``text`` (host and pid) may still be running."""
-    try:
-        host, pid = text.split()
-        pid = int(pid)
-    except ValueError:
-        return False  # not a claim nasarena wrote: nobody holds it
-    if host != socket.gethostname():
-        return True  # another machine's process: cannot be checked, so respected
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _claim_path(directory: Path, name: str) -> Path:
@@ -52,7 +31,7 @@ def claim(directory: Path, name: str) -> bool:
     path = _claim_path(directory, name)
     mine = path.with_name(f"{PARTIAL_PREFIX}{socket.gethostname()}-{os.getpid()}-{path.name}")
     try:
-        mine.write_text(_owner_text())
+        mine.write_text(owner_text())
         for _ in range(2):
             try:
                 os.link(mine, path)  # atomic: the claim exists only with its owner written in it
@@ -64,9 +43,9 @@ def claim(directory: Path, name: str) -> bool:
                 owner = path.read_text()
             except FileNotFoundError:
                 continue  # released meanwhile: try again
-            if owner == _owner_text():
+            if owner == owner_text():
                 return True
-            if _alive(owner):
+            if owner_alive(owner):
                 return False
             _remove_if_unchanged(path, stale)  # its writer is gone
         return False
@@ -90,7 +69,7 @@ def release(directory: Path, name: str) -> None:
     """Give up the claim of run ``name`` (after its file is written, or when it failed)."""
     path = _claim_path(directory, name)
     try:
-        if path.read_text() == _owner_text():
+        if path.read_text() == owner_text():
             path.unlink()
     except FileNotFoundError:
         pass
@@ -106,7 +85,7 @@ def remove_stale_partials(directory: Path) -> None:
     host = socket.gethostname()
     for path in Path(directory).glob(f"{PARTIAL_PREFIX}{host}-*-*"):
         pid = path.name[len(PARTIAL_PREFIX) + len(host) + 1:].split("-", 1)[0]
-        if pid.isdigit() and not _alive(f"{host} {pid}"):
+        if pid.isdigit() and not owner_alive(f"{host} {pid}"):
             try:
                 path.unlink()
             except OSError:
@@ -124,7 +103,7 @@ def remove_stale_claims(directory: Path) -> None:
         except OSError:
             continue
         fields = owner.split()
-        if len(fields) == 2 and fields[0] == host and fields[1].isdigit() and not _alive(owner):
+        if len(fields) == 2 and fields[0] == host and fields[1].isdigit() and not owner_alive(owner):
             try:
                 _remove_if_unchanged(path, stale)
             except OSError:

@@ -1,0 +1,174 @@
+"""Output folders and files that nasarena owns, and the one rule for writing into them.
+
+Every command that writes a folder writes only into an empty (or new) folder or one that
+nasarena marked as its own for the same command: :func:`own_folder` puts a mark
+(``.nasarena-output.json``: the command, and the settings the folder is written with) into the
+folder before any work starts, and refuses a file, a folder of someone else's files, a folder of
+another command or, where the command keeps one result per folder, other settings. The mark
+appears in one step with its content (written privately, then hard-linked to its name, which
+fails if the name exists), so of two processes starting on one new folder with other settings
+exactly one wins and the other is refused, as it would be after the first one finished.
+Creating the mark (or, for a marked folder, a probe file) also proves the folder writable before
+any expensive work.
+
+A single output file (a collection's Parquet file, a fitted surrogate) has no folder to mark:
+:func:`writer_lock` holds a sidecar lock next to it for the whole job, carrying the settings'
+fingerprint, so a second writer with other settings is refused while the first one runs (and the
+file's own recorded settings refuse it after).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+
+from ..errors import OutputError
+from .processes import owner_alive, owner_text
+
+MARK_FILE = ".nasarena-output.json"
+LOCK_SUFFIX = ".nasarena-writer"
+
+
+def fingerprint(settings: Mapping | None) -> str:
+    """A short stable digest of JSON-able settings (key order does not matter)."""
+    text = json.dumps(settings, sort_keys=True, default=str, allow_nan=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _canonical(settings: Mapping | None):
+    """Settings as they read back from JSON (tuples become lists, paths text)."""
+    return json.loads(json.dumps(settings, sort_keys=True, default=str))
+
+
+def _place_exclusively(path: Path, content: str) -> bool:
+    """Create ``path`` holding ``content`` in one step; False if it already exists."""
+    handle, private = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "w") as stream:
+            stream.write(content)
+        os.chmod(private, 0o644)
+        try:
+            os.link(private, path)
+        except FileExistsError:
+            return False
+        return True
+    finally:
+        Path(private).unlink(missing_ok=True)
+
+
+def _read_mark(folder: Path) -> dict:
+    path = folder / MARK_FILE
+    try:
+        mark = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise OutputError(f"{path} is not a readable nasarena mark ({error}); the folder is kept: choose "
+                          "another output folder") from None
+    if not isinstance(mark, dict) or not isinstance(mark.get("command"), str):
+        raise OutputError(f"{path} is not a nasarena mark; the folder is kept: choose another output folder")
+    return mark
+
+
+def _differences(stored, wanted) -> list[str]:
+    if isinstance(stored, dict) and isinstance(wanted, dict):
+        return sorted(key for key in set(stored) | set(wanted) if stored.get(key) != wanted.get(key))
+    return [] if stored == wanted else ["settings"]
+
+
+def own_folder(folder: str | Path, command: str, settings: Mapping | None = None, *,
+               recognised: Sequence[str] = (), what: str = "--out") -> Path:
+    """Make ``folder`` ready for ``command`` to write into, before any work; returns it.
+
+    Creates the folder (and its parents) when new. Accepts it when empty, when marked by
+    nasarena for ``command`` or when it holds one of ``recognised`` (files by which a nasarena of
+    before the mark knew its own folders; the mark is added). With ``settings``, a marked folder
+    must have been written with equal settings: the command keeps one result per folder (a
+    training run, a search), and a second writer with other settings is refused, whether the
+    first has finished or is still running. Raises :class:`OutputError` naming the folder and
+    the reason; nothing in the folder is touched then.
+    """
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise OutputError(f"{what} {folder} is a file, not a folder; it is kept: choose a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"{what} {folder}: cannot create it ({error.strerror or error})") from None
+    wanted = {"command": command, "settings": _canonical(settings)}
+    if not (folder / MARK_FILE).exists():
+        foreign = sorted(p.name for p in folder.iterdir() if not p.name.startswith((MARK_FILE, ".nasarena-probe-")))
+        if foreign and not any((folder / name).exists() for name in recognised):
+            raise OutputError(f"{what} {folder} holds files nasarena did not write there ({', '.join(foreign[:3])}"
+                              f"{', ...' if len(foreign) > 3 else ''}); they are kept: choose an empty or new folder")
+        try:
+            if _place_exclusively(folder / MARK_FILE, json.dumps(wanted, indent=2, sort_keys=True) + "\n"):
+                return folder
+        except OSError as error:
+            raise OutputError(f"{what} {folder}: cannot write into it ({error.strerror or error})") from None
+    mark = _read_mark(folder)
+    if mark["command"] != command:
+        raise OutputError(f"{what} {folder} holds the output of `nasarena {mark['command']}`, not of "
+                          f"`nasarena {command}`; it is kept: choose another folder")
+    if settings is not None:
+        differing = _differences(mark.get("settings"), wanted["settings"])
+        if differing:
+            raise OutputError(f"{what} {folder} was written by `nasarena {command}` with other settings "
+                              f"({', '.join(differing)} differ); it is kept: use the same settings to resume, "
+                              "or another folder")
+    check_writable(folder, what)
+    return folder
+
+
+def check_writable(folder: Path, what: str = "--out") -> None:
+    """Refuse a folder this process cannot create files in (read-only, full), before any work."""
+    try:
+        handle, probe = tempfile.mkstemp(dir=folder, prefix=".nasarena-probe-")
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as error:
+        raise OutputError(f"{what} {folder}: cannot write into it ({error.strerror or error})") from None
+
+
+@contextlib.contextmanager
+def writer_lock(target: str | Path, settings: Mapping, what: str = "--out") -> Iterator[None]:
+    """Hold ``target``'s writer lock for the ``with`` block: a second writer with other settings
+    is refused (:class:`OutputError`) while this one runs; one with equal settings may write
+    alongside (both write the same content). A lock left by a killed writer is taken over."""
+    target = Path(target)
+    lock = target.with_name(f".{target.name}{LOCK_SUFFIX}")
+    mine = json.dumps({"owner": owner_text().strip(), "settings": fingerprint(settings)})
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"{what} {target}: cannot create its folder ({error.strerror or error})") from None
+    held = False
+    for _ in range(3):
+        try:
+            held = _place_exclusively(lock, mine)
+        except OSError as error:
+            raise OutputError(f"{what} {target}: cannot write next to it ({error.strerror or error})") from None
+        if held:
+            break
+        try:
+            other = json.loads(lock.read_text())
+        except FileNotFoundError:
+            continue  # released meanwhile
+        except (OSError, ValueError):
+            other = {}
+        if not isinstance(other, dict) or not owner_alive(str(other.get("owner", ""))):
+            lock.unlink(missing_ok=True)  # its writer is gone (kill -9) or it is not ours to honour
+            continue
+        if other.get("settings") != fingerprint(settings):
+            raise OutputError(f"{what} {target} is being written right now by another nasarena process "
+                              f"(pid {str(other['owner']).split()[-1]}) with other settings; it is kept: "
+                              "wait for it to finish, or choose another output")
+        break  # the same settings: both write the same content
+    try:
+        yield
+    finally:
+        if held:
+            lock.unlink(missing_ok=True)
