@@ -61,10 +61,33 @@ def test_numpy_ensemble_ranks_held_out_cells_as_scikit_learn_does(cells):
     assert tau_reference > 0.6
     assert abs(tau_ours - tau_reference) < 0.03
     assert stats.kendalltau(ours, reference)[0] > 0.95
-    # the stopping rule: each member stops when its loss stalls, as MLPRegressor does, after
-    # about as many epochs
-    assert np.abs(ensemble.n_iter_ - [m.n_iter_ for m in models]).max() <= 10
+    # Training follows MLPRegressor's: the members' loss curves equal scikit-learn's over the first
+    # ten epochs (measured to 1.4e-7 relative on AVX2 and AVX-512 machines; a wrong step, batch or
+    # Adam term moves them by 1e-2 from epoch 1). Later the float32 and float64 roundings, which
+    # differ between CPUs' SIMD paths, grow apart on the loss plateau (from epoch 25-89 here), so
+    # the stopping epoch itself is not portable (issue 28: [93, 150, 83, 88, 81] against
+    # scikit-learn's [93, 132, 92, 93, 81] on an AMD EPYC, equal within 10 on an Intel one).
+    for curve, model in zip(ensemble.loss_curve_, models):
+        np.testing.assert_allclose(curve[:10], model.loss_curve_[:10], rtol=1e-4)
+    _assert_stopped_by_the_rule(ensemble, max_iter=200)
+    # about as many epochs as scikit-learn's members, well before max_iter (99.0 against 98.2)
     assert (ensemble.n_iter_ < 200).all()
+    assert abs(ensemble.n_iter_.mean() - np.mean([m.n_iter_ for m in models])) < 0.25 * ensemble.n_iter_.mean()
+
+
+def _assert_stopped_by_the_rule(ensemble: MLPEnsemble, max_iter: int) -> None:
+    """Each member stopped at the first epoch where scikit-learn's rule, applied to the member's
+    own loss curve, says stop (more than n_iter_no_change epochs without improving the best loss
+    by tol) or at max_iter: exact whatever the rounding, since the rule reads the recorded curve."""
+    for member, curve in enumerate(ensemble.loss_curve_):
+        best, stalled, stop = np.inf, 0, max_iter
+        for epoch, loss in enumerate(curve):
+            stalled = stalled + 1 if loss > best - ensemble.tol else 0
+            best = min(best, loss)
+            if stalled > ensemble.n_iter_no_change:
+                stop = epoch + 1
+                break
+        assert ensemble.n_iter_[member] == len(curve) == stop, (member, ensemble.n_iter_[member], stop)
 
 
 def test_same_seed_same_trajectory(nb201):

@@ -60,7 +60,10 @@ import numpy as np
 
 
 class MLPEnsemble:
-    """``len(seeds)`` relu MLP regressors with one output, trained as one batched network."""
+    """``len(seeds)`` relu MLP regressors with one output, trained as one batched network.
+
+    After :meth:`fit`, per member as in MLPRegressor: ``n_iter_`` (epochs), ``loss_`` (the last
+    epoch's loss) and ``loss_curve_`` (every epoch's loss of ``fit``, which the stopping rule read)."""
 
     def __init__(self, seeds, hidden_layer_sizes=(100,), *, learning_rate_init: float = 0.001,
                  max_iter: int = 200, batch_size: int = 200, alpha: float = 1e-4, tol: float = 1e-4,
@@ -136,6 +139,7 @@ class MLPEnsemble:
                     blocks[layer - 1][member, :, :-1], blocks[layer - 1][member, :, -1] = weight.T, bias
         self.n_iter_ = np.zeros(len(self.seeds), dtype=int)
         self.loss_ = np.zeros(len(self.seeds))
+        self.loss_curve_: list[list[float]] = [[] for _ in self.seeds]
         self._train(_Network(self, theta), x[:, self.perm_[: self.n_used_]], y, self.max_iter, continued=False)
         return self
 
@@ -204,6 +208,8 @@ class MLPEnsemble:
             epoch_loss /= n
             self.n_iter_[active] = start_iter[active] + epoch + 1
             self.loss_[active] = epoch_loss
+            for member, loss in zip(active, epoch_loss.tolist()):
+                self.loss_curve_[member].append(loss)
             if continued:
                 done = np.full(len(active), epoch == epochs - 1)
             else:
