@@ -111,7 +111,10 @@ def test_missing_and_corrupt_data_are_clear_errors(tmp_path, batches_folder, mon
         load_cifar10(missing)
     monkeypatch.setenv("NASARENA_CIFAR10", str(missing))
     monkeypatch.setattr("nasarena.training.data.SHARED_TARBALL", tmp_path / "shared.tar.gz")
-    with pytest.raises(DataFileError, match="nowhere.*shared.tar.gz.*NASARENA_CIFAR10"):
+    with pytest.raises(DataFileError, match=r"NASARENA_CIFAR10=.*nowhere: no CIFAR-10 data there"):
+        load_cifar10()  # an explicit choice that fails is an error, never a fall-back to the shared tarball
+    monkeypatch.delenv("NASARENA_CIFAR10")
+    with pytest.raises(DataFileError, match="shared.tar.gz.*NASARENA_CIFAR10 unset"):
         load_cifar10()
     folder, _ = batches_folder
     (folder / "data_batch_3").write_bytes(b"not a pickle at all")

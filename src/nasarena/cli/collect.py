@@ -1,7 +1,9 @@
 """``nasarena collect``: train architectures that random search and optimizers propose, for surrogates.
 
 The output is the file ``nasarena surrogate fit`` reads; a second call with the same settings
-resumes (every trained architecture is in the live benchmark's store) or extends it.
+resumes (every trained architecture is in the live benchmark's store) or extends it; a smaller
+``--n`` is refused (rows already collected are never dropped), and so is a second collection
+with other settings into a file another one is writing (see :mod:`nasarena.training.collection`).
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ def collect_command(
     space: str = typer.Option(..., help="Space: nb101, nb201 or darts."),
     strategy: str = typer.Option("rs,re,bananas", help="Strategies, comma-separated: rs (random samples) and "
                                                         "single-fidelity optimizers (see `nasarena optimizers`)."),
-    n: int = typer.Option(..., help="Architectures to train, shared evenly over the strategies."),
-    out: Path = typer.Option(..., help="Parquet file to write (the columns `nasarena surrogate fit` reads)."),
+    n: int = typer.Option(..., help="Architectures to train, shared evenly over the strategies (an existing "
+                                    "--out's n may grow, never shrink)."),
+    out: Path = typer.Option(..., help="Parquet file to write (the columns `nasarena surrogate fit` reads), in a "
+                                       "writable folder."),
     trajectory: int = typer.Option(100, help="Evaluations per optimizer run (longer shares run as several)."),
     epochs: int = typer.Option(None, help="Epochs each architecture trains (default: the protocol's)."),
     data: Path = typer.Option(None, help="CIFAR-10 folder or tarball (default: $NASARENA_CIFAR10, then the shared "

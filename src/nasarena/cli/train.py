@@ -2,6 +2,10 @@
 
 The checkpoint after every epoch goes to ``--out`` and a second call with the same settings
 resumes it (a finished run just prints its record); ``record.json`` there holds the records.
+``--out`` must be a new or empty folder, or one of this run: a file, a folder of other files or
+of another run is refused before training, as are scale knobs the data cannot train (a
+num_classes other than CIFAR-10's 10) and networks too large for the device's memory (checked
+before the network is built).
 """
 
 from __future__ import annotations
@@ -51,12 +55,15 @@ def train_command(
 ) -> None:
     """Train an architecture for real and print per-epoch accuracy, loss and speed."""
     from ..training import build_network, load_cifar10
+    from ..training.device import pick_device
     from ..training.loop import seeded_network, train
+    from ..training.preflight import check_before_building
     from ..training.protocols import SPACE_PROTOCOLS, protocol
     from .progress import progress_wanted, spinner
 
     chosen = protocol(protocol_name or SPACE_PROTOCOLS.get(space, "nb101")).with_settings(settings)
     knobs = parse_scale(scale)
+    check_before_building(space, arch, knobs, chosen, pick_device(device))
     network = seeded_network(lambda: build_network(space, arch, **knobs), seed)
     with spinner("reading CIFAR-10"):
         dataset = load_cifar10(data, image_size=image_size, subset=subset)
@@ -68,6 +75,9 @@ def train_command(
     typer.echo(f"{space} network {dict(network.scale)}: {record.parameters:,} parameters, {record.flops:,} "
                f"multiply-adds per {dataset.image_size}x{dataset.image_size} image; protocol {chosen.name} "
                f"({record.budget} epochs), seed {seed}, device {record.device}")
+    sizes = [len(split.labels) for split in (dataset.train, dataset.valid, dataset.test)]
+    typer.echo(f"data {dataset.source}: {' / '.join(f'{size:,}' for size in sizes)} train / valid / test images"
+               f"{f' (subset={subset} per class)' if subset is not None else ''}")
     typer.echo(f"{'epoch':>5} {'lr':>9} {'train acc':>9} {'valid acc':>9} {'test acc':>9} {'train loss':>10} "
                f"{'seconds':>8} {'images/s':>9}")
     for e in record.epochs:

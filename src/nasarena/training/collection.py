@@ -19,8 +19,18 @@ stream). An architecture that two streams both trained is kept once (the first s
 Resumable: every trained architecture is in the live benchmark's store, so running the same
 collection again replays the streams (deterministically) at no training cost and goes on
 where it stopped; a larger ``n`` extends it. The Parquet file is rewritten atomically after
-every finished stream, and carries its settings: a file made with other settings (or not by
-``collect``) is refused, never overwritten.
+every finished stream, and carries its settings and ``n``: a file made with other settings (or
+not by ``collect``) is refused, never overwritten. A smaller ``n`` than the file's is refused
+too and the file kept: rows already collected (maybe days of training) are never dropped, and
+a clear refusal serves better than quietly keeping more rows than were asked for; a smaller
+collection goes to another output.
+
+One writer per settings: a collection holds the output's writer lock
+(:func:`nasarena.io.outputs.writer_lock`, carrying its settings and ``n``) from before the
+existing file is checked until it is written for the last time, so a second collection into
+the same file with other settings, started while the first runs, is refused as it would be
+after. Two with equal settings may run at once (they write the same rows). ``out`` must be a
+file in a writable folder; both are checked before anything trains.
 """
 
 from __future__ import annotations
@@ -38,6 +48,7 @@ import pandas as pd
 
 from ..errors import InvalidArchitectureError, InvalidSettingError, OutputError, unknown_name
 from ..io.files import atomic_write_bytes
+from ..io.outputs import writer_lock
 
 METADATA_KEY = b"nasarena-collect"
 COLUMNS = ("arch", "valid_accuracy", "test_accuracy", "cost_seconds", "source", "fidelity", "train_accuracy",
@@ -103,17 +114,29 @@ def collect(live_options: dict, strategies: Sequence[str], n: int, out: Path, *,
     if backend not in BACKENDS:
         raise unknown_name("collection backend", backend, BACKENDS)
     out = Path(out)
+    if out.is_dir():
+        raise OutputError(f"--out {out} is a folder; collect writes one Parquet file: name a file, e.g. "
+                          f"{out / 'collection.parquet'}")
     bench = _benchmark(_frozen(live_options))  # checks every option before anything is trained
     settings = {"live_settings_hash": bench.settings_hash, "live_settings": bench.settings,
                 "training_seed": bench.seed, "strategies": strategies, "seed": seed, "trajectory": trajectory}
-    _check_existing(out, settings)
-    streams = plan(strategies, n, trajectory)
+    recorded = {**settings, "n": n}  # what the file records, and the writer lock carries
+    with writer_lock(out, recorded):  # placing the lock proves the folder writable, too
+        _check_existing(out, settings, n)
+        return _run(live_options, plan(strategies, n, trajectory), out, seed, recorded, jobs=jobs, backend=backend,
+                    on_stream=on_stream)
+
+
+def _run(live_options: dict, streams: list[Stream], out: Path, seed: int, settings: dict, *, jobs: int,
+         backend: str, on_stream) -> pd.DataFrame:
+    """Evaluate ``streams``, rewriting ``out`` (recording ``settings``) after each finished one;
+    all their rows."""
     finished: dict[Stream, list[dict]] = {}
 
     def done(stream: Stream, rows: list[dict]) -> None:
         finished[stream] = rows
         frame = _frame([finished[s] for s in streams if s in finished])
-        _write(out, frame, {**settings, "n": n, "complete": len(finished) == len(streams)})
+        _write(out, frame, {**settings, "complete": len(finished) == len(streams)})
         if on_stream is not None:
             on_stream(stream, len(frame))
 
@@ -174,7 +197,9 @@ def read_settings(out: Path) -> dict | None:
     return None if text is None else json.loads(text)
 
 
-def _check_existing(out: Path, settings: dict) -> None:
+def _check_existing(out: Path, settings: dict, n: int) -> None:
+    """Refuse an existing ``out`` that this collection must not rewrite: not ours, other
+    settings, or a larger ``n`` (see the module docstring)."""
     if not out.exists():
         return
     stored = read_settings(out)
@@ -184,6 +209,14 @@ def _check_existing(out: Path, settings: dict) -> None:
     if differing:
         raise OutputError(f"{out} was collected with other settings ({', '.join(differing)} differ); it is kept: "
                           "use the same settings to resume or extend it (n may grow), or another --out")
+    if n < stored.get("n", 0):
+        import pyarrow.parquet as pq
+
+        state = "" if stored.get("complete") else ", not yet complete"
+        raise OutputError(f"{out} holds a collection of n={stored['n']} ({pq.read_metadata(out).num_rows:,} "
+                          f"architectures{state}); n={n} is smaller and would drop rows already collected, so it "
+                          f"is kept: use n={stored['n']} or more to resume or extend it, or another --out for a "
+                          "smaller collection")
 
 
 def _frame(parts: list[list[dict]]) -> pd.DataFrame:

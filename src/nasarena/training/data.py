@@ -8,6 +8,10 @@ Two layouts are accepted (``path`` may point at either):
   folder or a tarball (``.tar``, ``.tar.gz``, ``.tgz``; a leading folder inside it is allowed).
   Images are ordered by class, then file name.
 
+Where the data comes from: ``path`` when given; else ``$NASARENA_CIFAR10`` when set, which is
+an explicit choice: a variable naming no usable data is an error naming it, never a silent
+fall-back; else the shared tarball.
+
 Images are decoded once into uint8 tensors (N x 3 x H x W; the whole set is 180 MB) and
 batches are built on the fly by :func:`batches`. Decoding 60,000 JPEGs takes a while, so the
 decoded arrays of a JPEG source are cached as ``cifar10-<key>.npz`` under ``$NASARENA_CACHE``
@@ -24,6 +28,12 @@ capped by what the split has (4,000 / 1,000 / 1,000 per class), so ``subset=500`
 5,000 / 5,000 / 5,000 images. ``image_size`` below 32 resizes by area averaging (32 -> 16
 averages 2x2 blocks). Normalisation uses the per-channel mean and standard deviation of the
 resulting training split, in [0, 1] units.
+
+Every split must hold every class equally often, as CIFAR-10 does (5,000 training and 1,000 test
+images per class; a subset takes as many of each). Anything else is an incomplete source: the
+shared tarball holds ``test/`` before ``train/``, so one cut at a member boundary keeps every test
+image and the training images of the first classes only, and training on it would learn three
+classes and still finish. Such a source is refused with the split and its counts.
 """
 
 from __future__ import annotations
@@ -90,20 +100,31 @@ def load_cifar10(path: str | Path | None = None, *, image_size: int = SIDE, subs
                  validation_seed: int = 0) -> Cifar10:
     """Read CIFAR-10 from ``path`` (see the module for layouts, splits and knobs).
 
-    Without ``path``: ``$NASARENA_CIFAR10``, then the shared tarball. A missing or corrupt
-    source raises :class:`~nasarena.errors.DataFileError` naming the paths tried and the layouts.
+    Without ``path``: ``$NASARENA_CIFAR10`` when set, else the shared tarball. A missing,
+    corrupt or incomplete source raises :class:`~nasarena.errors.DataFileError` naming the paths
+    tried and the layouts (and the variable, when it chose the source).
     """
     _check_int("image_size", image_size, 1, SIDE)
     if subset is not None:
         _check_int("subset", subset, 1, None)
     _check_int("validation_seed", validation_seed, 0, None)
-    source, layout = _locate(path)
+    source, layout, chosen_by = _locate(path)
+    try:
+        return _load(source, layout, image_size, subset, validation_seed)
+    except DataFileError as error:
+        if chosen_by is None:
+            raise
+        raise DataFileError(f"{chosen_by}: {error}; correct or unset the variable") from None
+
+
+def _load(source: Path, layout: str, image_size: int, subset: int | None, validation_seed: int) -> Cifar10:
     train_images, train_labels, test_images, test_labels = _decoded(source, layout)
     train_index, valid_index = _validation_split(train_labels, validation_seed, subset)
     test_index = _first_per_class(test_labels, np.arange(len(test_labels)), subset)
     train = _split(train_images, train_labels, train_index, image_size)
     valid = _split(train_images, train_labels, valid_index, image_size)
     test = _split(test_images, test_labels, test_index, image_size)
+    _check_classes(source, {"train": train, "valid": valid, "test": test}, subset)
     mean, std = _statistics(train.images)
     return Cifar10(train=train, valid=valid, test=test, image_size=image_size, subset=subset, source=source,
                    mean=mean, std=std)
@@ -174,23 +195,28 @@ def _check_int(name: str, value, low: int, high: int | None) -> None:
 # --- finding and decoding the source -------------------------------------------------------
 
 
-def _locate(path: str | Path | None) -> tuple[Path, str]:
-    """The source and its layout ("batches", "tree" or "tarball"), or an error naming what was tried."""
+def _locate(path: str | Path | None) -> tuple[Path, str, str | None]:
+    """The source, its layout ("batches", "tree" or "tarball") and, when ``$NASARENA_CIFAR10``
+    chose it, that choice as text (errors about the source then name the variable); an error
+    naming what was tried when nothing usable is there."""
+    chosen = os.environ.get(ENV_VARIABLE)
     if path is not None:
-        candidates = [Path(path).expanduser()]
+        candidate, chosen_by, origin = Path(path).expanduser(), None, ""
+    elif chosen:
+        candidate, chosen_by, origin = Path(chosen).expanduser(), f"${ENV_VARIABLE}={chosen}", ""
     else:
-        candidates = [Path(os.environ[ENV_VARIABLE]).expanduser()] if os.environ.get(ENV_VARIABLE) else []
-        candidates.append(SHARED_TARBALL)
+        candidate, chosen_by = SHARED_TARBALL, None
+        origin = f" (no path given and ${ENV_VARIABLE} unset: the shared tarball)"
     tried = []
-    for candidate in candidates:
-        for place in (candidate, candidate / "cifar-10-batches-py"):
-            tried.append(str(place))
-            layout = _layout(place)
-            if layout is not None:
-                return place.resolve(), layout
-    explanation = "" if path is not None else f" (no path given: ${ENV_VARIABLE}, then the shared tarball)"
-    raise DataFileError(f"no CIFAR-10 data found; tried {', '.join(tried)}{explanation}. Accepted: "
-                        f"{'; or '.join(_LAYOUTS)}. nasarena downloads nothing: point --data / path at one")
+    for place in (candidate, candidate / "cifar-10-batches-py"):
+        tried.append(str(place))
+        layout = _layout(place)
+        if layout is not None:
+            return place.resolve(), layout, chosen_by
+    where = f"{chosen_by}: no CIFAR-10 data there" if chosen_by else "no CIFAR-10 data found"
+    advice = "correct or unset the variable" if chosen_by else "point --data / path at one"
+    raise DataFileError(f"{where}; tried {', '.join(tried)}{origin}. Accepted: {'; or '.join(_LAYOUTS)}. "
+                        f"nasarena downloads nothing: {advice}")
 
 
 def _layout(place: Path) -> str | None:
@@ -344,6 +370,19 @@ def _assemble(where: str, found: dict[tuple[str, str, str], np.ndarray]):
 
 
 # --- splits -------------------------------------------------------------------------------
+
+
+def _check_classes(source: Path, splits: dict[str, Split], subset: int | None) -> None:
+    """Refuse a split that misses classes or holds them unequally often (see the module docstring)."""
+    for name, split in splits.items():
+        counts = np.bincount(split.labels.numpy(), minlength=len(CLASSES))
+        if counts.min() > 0 and counts.min() == counts.max():
+            continue
+        listing = ", ".join(f"{cls} {count:,}" for cls, count in zip(CLASSES, counts))
+        asked = f" (subset={subset}: up to {subset:,} images per class)" if subset is not None else ""
+        raise DataFileError(f"{source}: the {name} split{asked} holds {listing} images; CIFAR-10 holds every "
+                            f"class equally often (4,000 train, 1,000 valid and 1,000 test images each), so this "
+                            f"source is incomplete (a cut tarball or a partial copy?): point at the complete data set")
 
 
 def _validation_split(labels: np.ndarray, seed: int, subset: int | None) -> tuple[np.ndarray, np.ndarray]:

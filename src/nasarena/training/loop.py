@@ -34,9 +34,11 @@ import torch.nn.functional as F
 
 from ..errors import InvalidSettingError
 from ..io.files import atomic_write_bytes
-from .checkpoint import Checkpoint, load_checkpoint
+from ..io.outputs import own_folder
+from .checkpoint import CHECKPOINT_FILE, Checkpoint, load_checkpoint
 from .device import pick_device
 from .optim import TFRMSprop
+from .preflight import check_network
 from .protocols import Protocol
 
 RECORD_FILE = "record.json"
@@ -131,7 +133,10 @@ def train(
 
     With ``out_dir`` a checkpoint is written after every epoch and a run with the same
     settings resumes from it (a finished run returns its record at once); a checkpoint made
-    with other settings is refused and kept. ``stop_after_epoch`` stops early (after writing
+    with other settings is refused and kept, and so is a folder that is not this run's (see
+    :func:`_take_folder`). A network that does not classify CIFAR-10's classes, or whose
+    training cannot fit in the device's memory, is refused before training
+    (:mod:`~nasarena.training.preflight`). ``stop_after_epoch`` stops early (after writing
     that epoch's checkpoint) while keeping the schedule of the full budget: what a kill after
     that epoch leaves behind. ``progress``: a progress bar on stderr (default: when stderr is
     a terminal).
@@ -146,6 +151,9 @@ def train(
     settings = _settings(network, data, protocol, budget, seed)
     parameters = sum(p.numel() for p in network.parameters() if p.requires_grad)
     flops = _flops(network, data.image_size)
+    check_network(network, data.image_size, protocol, device)
+    out_dir = None if out_dir is None else Path(out_dir)
+    checkpoint = None if out_dir is None else _take_folder(out_dir, settings)
     if protocol.batch_norm_momentum is not None:
         for module in network.modules():
             if isinstance(module, torch.nn.modules.batchnorm._BatchNorm):
@@ -154,14 +162,11 @@ def train(
     optimizer = _optimizer(network, protocol)
     records: list[EpochRecord] = []
     spent = 0.0
-    if out_dir is not None:
-        out_dir = Path(out_dir)
-        checkpoint = load_checkpoint(out_dir, settings)
-        if checkpoint is not None:
-            network.load_state_dict(checkpoint.model)
-            optimizer.load_state_dict(checkpoint.optimizer)
-            records = [EpochRecord(**r) for r in checkpoint.records]
-            spent = checkpoint.training_seconds
+    if checkpoint is not None:
+        network.load_state_dict(checkpoint.model)
+        optimizer.load_state_dict(checkpoint.optimizer)
+        records = [EpochRecord(**r) for r in checkpoint.records]
+        spent = checkpoint.training_seconds
 
     def record() -> TrainingRecord:
         return TrainingRecord(budget=budget, seed=seed, protocol=protocol.to_dict(), network=settings["network"],
@@ -180,6 +185,22 @@ def train(
                            training_seconds=spent).save(out_dir)
                 atomic_write_bytes(out_dir / RECORD_FILE, (json.dumps(record().to_dict(), indent=1) + "\n").encode())
     return record()
+
+
+def _take_folder(out_dir: Path, settings: dict) -> Checkpoint | None:
+    """Take ``out_dir`` for this run before the first epoch; its checkpoint, None for a new run.
+
+    The checkpoint is read first, so that a folder of another run is refused naming the
+    settings that differ, and a run folder of a nasarena from before output marks (a checkpoint,
+    no mark) is marked only when it is this run's: :func:`~nasarena.io.outputs.own_folder`
+    recognises it by its checkpoint. ``own_folder`` then refuses a file, a folder of files
+    nasarena did not write (their ``record.json`` is never replaced), another command's folder,
+    and another run's while it has no checkpoint yet (two runs started at once), and proves the
+    folder writable, so none of these fails after an epoch of training.
+    """
+    checkpoint = load_checkpoint(out_dir, settings)
+    own_folder(out_dir, "train", settings, recognised=[CHECKPOINT_FILE])
+    return checkpoint
 
 
 def _train_epoch(network, optimizer, data, protocol: Protocol, seed: int, epoch: int, budget: int, device,
