@@ -147,7 +147,7 @@ def test_point11_report_bad_arguments(results, tmp_path):
     assert not out.exists()
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    assert_refused(invoke("report", results, "--out", blocker / "report"), "cannot write the report")
+    assert_refused(invoke("report", results, "--out", blocker / "report"), "--out", "cannot create it")
     assert blocker.read_text() == "not a folder"
 
 

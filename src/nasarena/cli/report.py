@@ -34,9 +34,11 @@ def report_command(
     """Write every figure (PNG and PDF) and one self-contained report.html for an experiment.
 
     Prints the final-regret table (the same one as `nasarena run`). The results folder is only
-    read, so a finished, read-only one can be reported.
+    read, so a finished, read-only one can be reported; --out is written only when it is new,
+    empty or a report folder of nasarena (one holding report.html is taken as one).
     """
-    from ..plots.report import write_report
+    from ..plots.report import REPORT_FILE, write_report
+    from ..plots.staging import owned_output
     from ..runner.experiment import load_results
     from .progress import spinner
     from .summary import print_final_regret
@@ -49,21 +51,22 @@ def report_command(
     if subsample < 0:
         raise InvalidSettingError(f"--subsample must be 0 (automatic) or a number of runs >= 2, got {subsample}")
     pairs = parse_pairs(pair) or None
-    try:
-        with spinner(f"reading {results_dir} and drawing the report"):
-            report = write_report(results_dir, out, pairs=pairs, levels=level, k_subsample=subsample or None,
-                                  command=shlex.join(["nasarena", *sys.argv[1:]]))
-    except ImportError as error:
-        raise InvalidSettingError(f"the report needs matplotlib: {error}") from None
-    except PermissionError as error:
-        raise OutputError(f"cannot write the report to {out}: {error.strerror} ({error.filename or out})") from None
-    except OSError as error:
-        if error.errno is not None:  # a disk's word (full, read-only), not a reader's complaint about a file
-            raise OutputError(f"cannot write the report to {out}: {error.strerror or error}") from None
-        raise
-    except ValueError as error:  # nothing finished, or a pair naming an unknown configuration
-        if isinstance(error, DataFileError):
+    with owned_output(out, "report", recognised=(REPORT_FILE,)):
+        try:
+            with spinner(f"reading {results_dir} and drawing the report"):
+                report = write_report(results_dir, out, pairs=pairs, levels=level, k_subsample=subsample or None,
+                                      command=shlex.join(["nasarena", *sys.argv[1:]]))
+        except ImportError as error:
+            raise InvalidSettingError(f"the report needs matplotlib: {error}") from None
+        except PermissionError as error:
+            raise OutputError(f"cannot write the report to {out}: {error.strerror} ({error.filename or out})") from None
+        except OSError as error:
+            if error.errno is not None:  # a disk's word (full, read-only), not a reader's complaint about a file
+                raise OutputError(f"cannot write the report to {out}: {error.strerror or error}") from None
             raise
-        raise InvalidSettingError(str(error)) from None
+        except ValueError as error:  # nothing finished, or a pair naming an unknown configuration
+            if isinstance(error, DataFileError):
+                raise
+            raise InvalidSettingError(str(error)) from None
     typer.echo(f"report: {report}")
     print_final_regret(load_results(results_dir))

@@ -12,6 +12,8 @@ from rich.markup import escape
 from ..errors import DataFileError, InvalidSettingError
 
 app = typer.Typer(help="Evaluate weight-sharing supernets on a tabular benchmark.", no_args_is_help=True)
+#: The file by which a folder of this command is known (also one written before nasarena marked its folders).
+CLUSTERS_FILE = "clusters.csv"
 
 
 @app.command()
@@ -26,7 +28,8 @@ def evaluate(
                                                    "folder.")),
     benchmark: str = typer.Option("nb201-cifar10", help="Tabular benchmark giving the true accuracies (NB201, "
                                                         "or nb1shot1-1/2/3 over nb101-lite)."),
-    out: Path = typer.Option(Path("supernet-report"), help="Directory for metrics.csv, figures and report.html."),
+    out: Path = typer.Option(Path("supernet-report"), help="Directory for metrics.csv, figures and report.html: "
+                                                           "new, empty, or one this command wrote."),
     ks: str = typer.Option("10,50,100,500", help="Thresholds k of the top-architecture ID rate."),
     cluster_threshold: float = typer.Option(3.0, help="Dendrogram cut (distance = ops that differ)."),
 ) -> None:
@@ -36,7 +39,13 @@ def evaluate(
 
     from ..analysis.supernet import evaluate_checkpoints, read_scores
     from ..benchmarks import benchmark as load_benchmark
-    from ..plots.supernet_report import embedded_gdas_scores, last_checkpoint_table, write_supernet_report
+    from ..plots.staging import owned_output
+    from ..plots.supernet_report import (
+        embedded_gdas_scores,
+        format_correlation,
+        last_checkpoint_table,
+        write_supernet_report,
+    )
     from .progress import spinner
 
     thresholds = _thresholds(ks)
@@ -79,7 +88,8 @@ def evaluate(
     if weights is not None:
         supernet = _with_oneshot_weights(supernet, weights, space) if oneshot else _with_weights(supernet, weights)
     encodings = all_encodings if supernet.arch_weights else None
-    with spinner("evaluating checkpoints and writing the report"):
+    with owned_output(out, "supernet evaluate", recognised=(CLUSTERS_FILE,)), \
+            spinner("evaluating checkpoints and writing the report"):
         metrics = evaluate_checkpoints(true, supernet, thresholds, encodings=encodings)
         report = write_supernet_report(true, supernet, metrics, bench, out, thresholds, cluster_threshold,
                                        encodings=all_encodings)
@@ -95,14 +105,22 @@ def evaluate(
     for metric in ("spearman", "kendall"):
         values = metrics[(metrics.metric == metric) & (metrics.parameter == "all")]
         typer.echo(f"{metric.capitalize()} per checkpoint: " + ", ".join(
-            f"{c}: {v:+.3f}" for c, v in zip(values.checkpoint, values.value)))
-    groups = pd.read_csv(Path(out) / "clusters.csv")
+            f"{c}: {format_correlation(v)}" for c, v in zip(values.checkpoint, values.value)))
+    groups = pd.read_csv(Path(out) / CLUSTERS_FILE)
     judged = groups.dropna(subset=["mean_supernet"])
     typer.echo(f"clusters: {len(groups):,} of {int(groups['size'].sum()):,} architectures (cut at "
                f"{cluster_threshold:g} differing choices), {len(judged):,} with supernet scores"
-               + (f"; Spearman of the cluster means {judged['mean_true'].corr(judged['mean_supernet'], 'spearman'):+.3f}"
-                  if len(judged) >= 2 else "") + f" ({Path(out) / 'clusters.csv'})")
+               + (f"; Spearman of the cluster means {_cluster_spearman(judged)}" if len(judged) >= 2 else "")
+               + f" ({Path(out) / CLUSTERS_FILE})")
     typer.echo(f"report: {report}")
+
+
+def _cluster_spearman(judged) -> str:
+    """Spearman of the clusters' mean true accuracy against their mean supernet score, as text."""
+    from ..analysis.supernet import correlations
+    from ..plots.supernet_report import format_correlation
+
+    return format_correlation(correlations(judged["mean_true"], judged["mean_supernet"])[0])
 
 
 def _thresholds(text: str) -> list[int]:

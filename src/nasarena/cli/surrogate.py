@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import typer
 
-from ..errors import OutputError
+from ..errors import InvalidSettingError, OutputError
 from ..io.files import atomic_write_bytes
 from ..plots.surrogate_validation import DEFAULT_OPTIMIZERS
 from .run import parse_seeds
@@ -42,22 +43,32 @@ def fit(
     no_runtime: bool = typer.Option(False, "--no-runtime", help="Fit no runtime model (cost: 1 simulated second per "
                                                                  "epoch)."),
 ) -> None:
-    """Fit a surrogate benchmark on a data file and save it as a versioned, checksummed artefact."""
-    from ..surrogates.artifact import save
+    """Fit a surrogate benchmark on a data file and save it as a versioned, checksummed artefact.
+
+    ``--out`` may name a new file or an earlier artefact, never a file nasarena did not write;
+    it is checked before the (long) fit, and held against a second writer with other settings."""
+    from dataclasses import asdict
+
+    from ..io.outputs import writer_lock
+    from ..surrogates.artifact import check_replaceable, save
     from ..surrogates.data import read_training_data
     from ..surrogates.fitting import fit_surrogate
     from ..surrogates.settings import FitSettings
     from ..surrogates.spaces import space_by_name
     from .progress import spinner
 
+    check_replaceable(out, "--out")
     try:
         settings = FitSettings(model, members, seed, encoding, parse_settings(setting), runtime=not no_runtime)
-        training = read_training_data(data, space_by_name(space), fidelity)
-        for note in training.notes:
-            typer.echo(f"data: {note}")
-        with spinner(f"fitting {settings.members} {model} member(s) on {len(training):,} runs"):
-            artifact = fit_surrogate(training, space, name, settings)
-        path = save(artifact, out)
+        fingerprint = {"data": str(data.resolve()), "space": space, "name": name, "fidelity": fidelity,
+                       "settings": asdict(settings)}
+        with writer_lock(out, fingerprint):
+            training = read_training_data(data, space_by_name(space), fidelity)
+            for note in training.notes:
+                typer.echo(f"data: {note}")
+            with spinner(f"fitting {settings.members} {model} member(s) on {len(training):,} runs"):
+                artifact = fit_surrogate(training, space, name, settings)
+            path = save(artifact, out)
     except (ValueError, KeyError, ImportError, FileNotFoundError) as error:
         _fail(error)
     typer.echo(f"{artifact.name}: {len(training):,} runs, fidelities {list(artifact.fidelities)}, "
@@ -123,7 +134,8 @@ def info(artefact: str = typer.Argument(..., help="Artefact file, or the name of
 @app.command()
 def validate(
     surrogate: str = typer.Argument(..., help="Built-in surrogate name, or an artefact file."),
-    out: Path = typer.Option(Path("surrogate-validation"), help="Folder for summary.json, runs and figures."),
+    out: Path = typer.Option(Path("surrogate-validation"), help="Folder for summary.json, runs and figures: new, "
+                                                                "empty, or an earlier validation of the surrogate."),
     table: str = typer.Option(None, help="Benchmark to compare with (default: the table the surrogate was fitted "
                                          "from)."),
     optimizers: str = typer.Option(",".join(DEFAULT_OPTIMIZERS), help="Optimizers, comma-separated; those not "
@@ -143,9 +155,14 @@ def validate(
     """Learning curves and optimizer trajectories on the surrogate vs the table (NB301 Sec. 3, 4)."""
     from ..plots.surrogate_validation import ValidationPlan
     from ..plots.surrogate_validation import validate as run_validation
+    from .benchmarks import required_path
     from .progress import spinner
 
     _check_validation_numbers(budget, sizes, curve_members, factor, jobs)
+    needed = required_path(table) if table is not None else None
+    if needed:
+        raise InvalidSettingError(f"--table {table} is read from files ({needed}), which `surrogate validate` cannot "
+                                  "pass: compare with an embedded table of the same space")
     try:
         plan = ValidationPlan(
             optimizers=tuple(o.strip() for o in optimizers.split(",") if o.strip()), seeds=tuple(parse_seeds(seeds)),
@@ -160,8 +177,9 @@ def validate(
     typer.echo(f"{'optimizer':10s} {'surrogate':>12s} {'table':>12s}   (final mean regret)")
     for name, regrets in summary.final_mean_regret.items():
         typer.echo(f"{name:10s} {regrets['surrogate']:12.5f} {regrets['table']:12.5f}")
+    tau = summary.kendall_tau_of_optimizer_ranking
     typer.echo(f"Kendall tau of the optimizers' ranking, surrogate vs table: "
-               f"{summary.kendall_tau_of_optimizer_ranking:.3f}")
+               f"{f'{tau:.3f}' if math.isfinite(tau) else 'undefined (see the note below)'}")
     for point in summary.learning_curve:
         typer.echo(f"learning curve: {point['training_architectures']:>8,} architectures, {point['fidelity']} "
                    f"epochs: MAE {point['mae']:.5f}, sparse Kendall {point['sparse_kendall_tau']:.4f}")
@@ -178,10 +196,6 @@ def validate(
 
 def _check_validation_numbers(budget: float | None, sizes: str, curve_members: int, factor: float, jobs: int) -> None:
     """``validate``'s numbers, checked before the (long) learning curves start."""
-    import math
-
-    from ..errors import InvalidSettingError
-
     if budget is not None and not (math.isfinite(budget) and budget > 0):
         raise InvalidSettingError(f"--budget must be a finite number of simulated seconds > 0, got {budget}")
     try:

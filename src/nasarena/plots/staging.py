@@ -1,5 +1,8 @@
 """Writing a whole report folder so that a failure part-way leaves the output as it was.
 
+Every command that writes a folder first claims it with :func:`owned_output` (the one rule of
+:func:`~nasarena.io.outputs.own_folder`: new, empty or nasarena's own, and writable, checked
+before any work); a folder the command created is removed again when the command fails.
 A report is drawn into a new hidden sibling of its output folder and its files are moved in
 only once every one of them exists, the HTML page last (so a reader never opens a page whose
 figures are missing). Files already in the output folder are kept, and the hidden folder,
@@ -11,11 +14,41 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import OutputError
+from ..io.outputs import own_folder
+
+
+@contextmanager
+def owned_output(folder: Path, command: str, settings: Mapping | None = None,
+                 recognised: Sequence[str] = ()) -> Iterator[Path]:
+    """Yield ``folder`` made ready for ``command`` by :func:`~nasarena.io.outputs.own_folder`
+    (a file, an unwritable folder or one holding files nasarena did not write is refused before
+    any work). When the block raises an error, the folders this call created are removed, so a
+    failed command leaves no empty or partial output; a folder that existed keeps what it held
+    (a resumable command's finished work), and so does any folder after an interrupt (Ctrl-C),
+    which a resumable command goes on from."""
+    created = _first_missing(Path(folder).absolute())
+    owned = own_folder(folder, command, settings, recognised=recognised)
+    try:
+        yield owned
+    except Exception:
+        if created is not None:
+            shutil.rmtree(created, ignore_errors=True)
+        raise
+
+
+def _first_missing(folder: Path) -> Path | None:
+    """The outermost of ``folder`` and its parents that does not exist yet (None: it exists)."""
+    missing = None
+    for path in (folder, *folder.parents):
+        if path.exists():
+            break
+        missing = path
+    return missing
 
 
 @contextmanager

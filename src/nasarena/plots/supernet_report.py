@@ -97,8 +97,8 @@ def _write(true_scores, supernet: SupernetScores, metrics: pd.DataFrame, bench, 
     kendall = metrics[(metrics.metric == "kendall") & (metrics.parameter == "all")]
     body += [html.heading("Correlations per checkpoint"),
              html.table(["checkpoint", "Spearman", "Kendall"],
-                        [(c, f"{s:+.3f}", f"{t:+.3f}") for c, s, t in zip(spearman.checkpoint, spearman.value,
-                                                                            kendall.value)])]
+                        [(c, format_correlation(s), format_correlation(t))
+                         for c, s, t in zip(spearman.checkpoint, spearman.value, kendall.value)])]
     body.append(html.heading("Figures"))
     for stem, (figure, caption) in figures.items():
         saved = save_figure(figure, out / "figures" / stem)
@@ -124,6 +124,12 @@ def clusters(encodings, true_scores, last_scores, threshold: float) -> tuple[pd.
     else:
         what = ""
     return summary, what
+
+
+def format_correlation(value: float) -> str:
+    """A rank correlation as text; NaN (a checkpoint that scored every architecture alike, whose
+    ranking has no correlation) is said in words, not printed as ``+nan``."""
+    return f"{value:+.3f}" if np.isfinite(value) else "undefined (constant scores)"
 
 
 def last_checkpoint_table(final: pd.DataFrame, ks, n: int) -> tuple[list[str], list[tuple]]:

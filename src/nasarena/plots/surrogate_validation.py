@@ -19,12 +19,15 @@ its own regret metric (see each benchmark's ``describe()``).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from ..errors import InvalidSettingError, UnknownNameError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -74,39 +77,129 @@ class ValidationSummary:
     notes: list[str] = field(default_factory=list)
 
 
+COMMAND = "surrogate validate"
+SUMMARY_FILE = "summary.json"
+#: A folder a validation wrote before nasarena marked its folders is known by this file.
+EARLIER_VALIDATION = "trajectories/settings.json"
+
+
 def validate(surrogate: str, out: Path, plan: ValidationPlan = ValidationPlan(), table: str | None = None,
              data_file: Path | None = None) -> ValidationSummary:
-    """Run the validation of ``surrogate`` (a built-in name or an artefact file) into ``out``."""
-    from ..benchmarks import benchmark as load_benchmark
+    """Run the validation of ``surrogate`` (a built-in name or an artefact file) into ``out``.
+
+    ``table`` must be a benchmark of the surrogate's space (default: the one it was fitted from).
+    ``out`` must be new, empty or the folder of an earlier validation of the same artefact (whose
+    finished optimizer runs are reused); a folder this call creates is removed when it fails."""
     from ..benchmarks.surrogate import open_surrogate
+    from .staging import owned_output
 
     out = Path(out)
     bench = open_surrogate(surrogate)
-    key = _registered_name(surrogate, bench)
-    table = table or bench.artifact.source_benchmark
-    if table is None:
-        raise ValueError(f"{bench.name} records no table it was fitted from: name one to compare with")
-    reference = load_benchmark(table)
+    compared = Compared.of(surrogate, bench, table)
+    reference = _reference(compared.table, bench)
     optimizers, skipped = _available(plan.optimizers)
     budget = plan.budget_seconds or _default_budget(reference)
-    summary = ValidationSummary(bench.name, table, budget, list(plan.seeds), optimizers, skipped)
-    if skipped:
-        summary.notes.append(f"not registered in this installation, left out: {', '.join(skipped)}")
+    with owned_output(out, COMMAND, compared.identity(), recognised=(EARLIER_VALIDATION,)):
+        summary = ValidationSummary(bench.name, compared.table, budget, list(plan.seeds), optimizers, skipped)
+        if skipped:
+            summary.notes.append(f"not registered in this installation, left out: {', '.join(skipped)}")
 
-    results = _trajectories(key, table, optimizers, plan.seeds, budget, out / "trajectories", plan.jobs)
-    finals = _final_mean_regrets(results, key, table)
-    summary.final_mean_regret = finals
-    summary.kendall_tau_of_optimizer_ranking = optimizer_ranking_tau(finals)
-    summary.figures += _figures(results, out, "regret_over_time")
+        results = _trajectories(compared, optimizers, plan.seeds, budget, out / "trajectories", plan.jobs)
+        summary.final_mean_regret = _final_mean_regrets(results, compared.label, compared.table)
+        summary.kendall_tau_of_optimizer_ranking = optimizer_ranking_tau(summary.final_mean_regret)
+        if not math.isfinite(summary.kendall_tau_of_optimizer_ranking):
+            summary.notes.append("the Kendall tau of the optimizers' ranking is undefined (null in summary.json): "
+                                 "fewer than 2 optimizers, or equal final mean regrets on one benchmark")
+        summary.figures += _figures(results, out, "regret_over_time")
 
-    curve_data = _curve_data(surrogate, bench, data_file, summary)
-    if curve_data is not None:
-        summary.learning_curve = _learning_curve(bench, curve_data, plan)
-        summary.figures += _learning_curve_figure(summary.learning_curve, out)
-    if plan.case_study:
-        summary.case_study = _case_study(key, table, plan, budget, out, summary)
-    (out / "summary.json").write_text(json.dumps(asdict(summary), indent=2, default=float) + "\n")
+        curve_data = _curve_data(surrogate, bench, data_file, summary)
+        if curve_data is not None:
+            summary.learning_curve = _learning_curve(bench, curve_data, plan)
+            summary.figures += _learning_curve_figure(summary.learning_curve, out)
+        if plan.case_study:
+            summary.case_study = _case_study(compared, plan, budget, out, summary)
+        write_summary(summary, out / SUMMARY_FILE)
     return summary
+
+
+@dataclass(frozen=True)
+class Compared:
+    """The surrogate and the table as the optimizer runs name them.
+
+    A built-in surrogate is run by its registered name. An artefact file is run as the registered
+    ``surrogate`` benchmark with its ``path`` as a loader option: the run specs carry it, so every
+    worker process loads the artefact itself (a name registered in this process alone would be
+    unknown to them). ``label`` is the surrogate's name in the summary and figures."""
+
+    name: str
+    options: tuple[tuple[str, object], ...]
+    label: str
+    table: str
+    digest: str
+
+    @classmethod
+    def of(cls, surrogate: str, bench, table: str | None) -> Compared:
+        from ..benchmarks.surrogate import ARTIFACT_SUFFIX, BUILTIN_DIRECTORY
+        from ..io.packaged import data_dir, read_manifest
+        from ..surrogates.artifact import read_header
+
+        table = table or bench.artifact.source_benchmark
+        if table is None:
+            raise InvalidSettingError(f"{bench.name} records no table it was fitted from: name one to compare "
+                                      "with (--table)")
+        path = Path(surrogate)
+        if path.is_file():  # as open_surrogate: a file before a built-in's name
+            return cls("surrogate", (("path", str(path.resolve())),), bench.name, table, read_header(path)["sha256"])
+        digest = read_manifest(data_dir() / BUILTIN_DIRECTORY)[surrogate + ARTIFACT_SUFFIX].sha256
+        return cls(surrogate, (), bench.name, table, digest)
+
+    def identity(self) -> dict:
+        """What an output folder's runs are of: runs of every artefact file are named ``surrogate``,
+        so a folder must not take the runs of another artefact (its digest differs)."""
+        return {"surrogate": self.label, "artefact_sha256": self.digest}
+
+    def specs(self, optimizers, seeds, budget) -> list:
+        from ..runner.experiment import grid
+
+        return (grid([self.name], optimizers, seeds, budget, benchmark_options=dict(self.options))
+                + grid([self.table], optimizers, seeds, budget))
+
+
+def _reference(table: str, bench):
+    """The table ``table``, loaded; refused unless it is of the surrogate's space (the optimizers
+    would search two different spaces, and the comparison would mean nothing)."""
+    from ..benchmarks import benchmark as load_benchmark
+
+    reference = load_benchmark(table)
+    space = getattr(reference.space, "name", None)
+    if space != bench.artifact.space:
+        fitted = f" (it was fitted from {bench.artifact.source_benchmark})" if bench.artifact.source_benchmark else ""
+        raise InvalidSettingError(f"table {table} is a benchmark of the {space} space, but the surrogate {bench.name} "
+                                  f"is of the {bench.artifact.space} space: compare it with a table of its own "
+                                  f"space{fitted}")
+    return reference
+
+
+def write_summary(summary: ValidationSummary, path: Path) -> None:
+    """``summary.json``: strict JSON, an undefined number (NaN, inf) written as null."""
+    from ..io.files import atomic_write_bytes
+
+    text = json.dumps(json_safe(asdict(summary)), indent=2, allow_nan=False) + "\n"
+    atomic_write_bytes(path, text.encode())
+
+
+def json_safe(value):
+    """``value`` with every non-finite number as None (JSON has no NaN: a bare ``NaN`` makes the
+    file unreadable to strict parsers) and numpy numbers as Python ones."""
+    if isinstance(value, dict):
+        return {key: json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(item) for item in value]
+    if isinstance(value, (float, np.floating)):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, np.integer):
+        return int(value)
+    return value
 
 
 def _default_budget(reference) -> float:
@@ -116,46 +209,40 @@ def _default_budget(reference) -> float:
 
 
 def optimizer_ranking_tau(finals: dict[str, dict[str, float]]) -> float:
-    """Kendall tau between the optimizers' final mean regrets on the surrogate and on the table."""
+    """Kendall tau between the optimizers' final mean regrets on the surrogate and on the table;
+    NaN (undefined) for fewer than two optimizers or when one side ranks them all equal."""
     from scipy.stats import kendalltau
 
     names = sorted(finals)
-    if len(names) < 2:
+    on_surrogate = np.array([finals[n]["surrogate"] for n in names], dtype=float)
+    on_table = np.array([finals[n]["table"] for n in names], dtype=float)
+    if len(names) < 2 or not (np.isfinite(on_surrogate).all() and np.isfinite(on_table).all()):
         return float("nan")
-    return float(kendalltau([finals[n]["surrogate"] for n in names], [finals[n]["table"] for n in names]).statistic)
-
-
-def _registered_name(surrogate: str, bench) -> str:
-    """The registry name runs use: a built-in's own, or a name registered for an artefact file."""
-    from ..benchmarks.registry import REGISTRY, Entry, register
-    from ..benchmarks.surrogate import load_surrogate
-
-    if surrogate in REGISTRY:
-        return surrogate
-    name = f"{bench.name}-file"
-    path = Path(surrogate).resolve()
-    register(Entry(name, f"surrogate artefact {path}", lambda **options: load_surrogate(path, **options)))
-    return name
+    if np.ptp(on_surrogate) == 0 or np.ptp(on_table) == 0:
+        return float("nan")  # a constant ranking has no correlation (scipy would warn and say NaN)
+    return float(kendalltau(on_surrogate, on_table).statistic)
 
 
 def _available(wanted: Sequence[str]) -> tuple[list[str], list[str]]:
     from ..optimizers.base import REGISTRY
     chosen = [o for o in wanted if o in REGISTRY]
     if not chosen:
-        raise ValueError(f"none of the optimizers {', '.join(wanted)} is registered; "
+        raise UnknownNameError(f"none of the optimizers {', '.join(wanted)} is registered; "
                          f"available: {', '.join(sorted(REGISTRY))}")
     return chosen, [o for o in wanted if o not in REGISTRY]
 
 
-def _trajectories(surrogate: str, table: str, optimizers, seeds, budget: float, out: Path, jobs: int) -> pd.DataFrame:
+def _trajectories(compared: Compared, optimizers, seeds, budget: float, out: Path, jobs: int) -> pd.DataFrame:
+    """The runs of both benchmarks (computed where missing), the surrogate's labelled with its name."""
     from ..runner import Budget
-    from ..runner.experiment import grid, load_results, run_experiment
+    from ..runner.experiment import load_results, run_experiment
 
-    specs = grid([surrogate, table], optimizers, seeds, Budget(seconds=budget))
+    specs = compared.specs(optimizers, seeds, Budget(seconds=budget))
     run_experiment(specs, out, jobs=jobs)
     results = load_results(out)
     hashes = {s.settings_hash for s in specs}
-    return results[results.settings_hash.isin(hashes) & results.seed.isin(list(seeds))]
+    results = results[results.settings_hash.isin(hashes) & results.seed.isin(list(seeds))]
+    return results.assign(benchmark=results.benchmark.replace({compared.name: compared.label}))
 
 
 def _final_mean_regrets(results: pd.DataFrame, surrogate: str, table: str) -> dict[str, dict[str, float]]:
@@ -241,7 +328,7 @@ def _learning_curve_figure(points: list[dict], out: Path) -> list[str]:
     return [str(save_figure(figure, out / "figures" / "learning_curve").png)]
 
 
-def _case_study(surrogate: str, table: str, plan: ValidationPlan, budget: float, out: Path,
+def _case_study(compared: Compared, plan: ValidationPlan, budget: float, out: Path,
                 summary: ValidationSummary) -> dict:
     """Local search for ``factor`` x the budget: its mean regret at the budget and at the end, on both."""
     from ..analysis.curves import incumbent_curves
@@ -250,10 +337,10 @@ def _case_study(surrogate: str, table: str, plan: ValidationPlan, budget: float,
         summary.notes.append("no case study: local search (ls) is not registered")
         return {}
     long_budget = budget * plan.case_study_factor
-    results = _trajectories(surrogate, table, ["ls"], plan.seeds, long_budget, out / "case_study", plan.jobs)
+    results = _trajectories(compared, ["ls"], plan.seeds, long_budget, out / "case_study", plan.jobs)
     curves = incumbent_curves(results, axis="time", grid=np.array([budget, long_budget]))
     study = {"optimizer": "ls", "budget_seconds": budget, "long_budget_seconds": long_budget}
-    for bench, role in ((surrogate, "surrogate"), (table, "table")):
+    for bench, role in ((compared.label, "surrogate"), (compared.table, "table")):
         at = curves[curves.benchmark == bench].set_index("x")["mean"]
         study[role] = {"mean_regret_at_budget": float(at.iloc[0]), "mean_regret_at_long_budget": float(at.iloc[-1])}
     summary.figures += _figures(results, out, "case_study_ls", marker=budget)

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import __version__
-from ..errors import DataFileError, as_missing_extra
+from ..errors import DataFileError, OutputError, as_missing_extra
 from ..io.files import atomic_write_bytes
 
 if TYPE_CHECKING:
@@ -46,6 +46,8 @@ FORMAT_VERSION = 2
 #: Additive changes within the major version (see the compatibility rule above).
 FORMAT_MINOR = 1
 NAME_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*-v\d+\.\d+$")
+#: Bytes read to recognise an artefact by its header line (a header is about 250 bytes).
+HEADER_LIMIT = 65_536
 
 
 class ArtifactError(DataFileError):
@@ -163,8 +165,41 @@ class SurrogateArtifact:
                              f"available: {list(self.fidelities)}") from None
 
 
+def check_replaceable(path: Path, what: str = "surrogate artefact") -> None:
+    """Refuse ``path`` as the place of a new artefact unless it is free or holds an artefact.
+
+    Writing replaces the file, so a file nasarena did not write there (a thesis, a data file)
+    would be lost: only an earlier artefact (of any format version: its header line says what it
+    is) may be replaced. Raises :class:`OutputError` naming the file; the file is kept."""
+    path = Path(path)
+    if path.is_dir():
+        raise OutputError(f"{what} {path} is a folder; give the file to write, e.g. {path / 'name.nsa'}")
+    try:
+        with open(path, "rb") as handle:
+            line = handle.readline(HEADER_LIMIT)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise OutputError(f"{what} {path}: cannot read it to check that it is a surrogate artefact "
+                          f"({error.strerror or error}); it is kept: choose another file") from None
+    if not _is_header(line):
+        raise OutputError(f"{what} {path} exists and is not a surrogate artefact (nasarena did not write it); it "
+                          "is kept: choose another file name, or delete it first")
+
+
+def _is_header(line: bytes) -> bool:
+    """Whether ``line`` is the header line of an artefact of any format version."""
+    try:
+        header = json.loads(line)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return False
+    return isinstance(header, dict) and header.get("format") == FORMAT
+
+
 def save(artifact: SurrogateArtifact, path: Path) -> Path:
-    """Write the artefact atomically (a crash never leaves a half-written file)."""
+    """Write the artefact atomically (a crash never leaves a half-written file); ``path`` must be
+    free or hold an earlier artefact (:func:`check_replaceable`)."""
+    check_replaceable(path)
     payload = lzma.compress(pickle.dumps(artifact, protocol=pickle.HIGHEST_PROTOCOL), preset=6)
     header = {"format": FORMAT, "format_version": FORMAT_VERSION, "format_minor": FORMAT_MINOR,
               "nasarena": __version__, "name": artifact.name,

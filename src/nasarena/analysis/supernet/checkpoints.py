@@ -109,22 +109,65 @@ def read_scores(path: Path, num_architectures: int, row_of: Callable[[str], int]
         if ids.duplicated().any():
             raise ValueError(f"{path}: architecture {int(ids[ids.duplicated()].iloc[0])} appears twice (as an id and "
                              "as text, or as two texts of the same architecture)")
-    missing = sorted(set(range(num_architectures)) - set(ids.dropna().astype(int)))
-    if missing and complete:
-        raise ValueError(f"{path}: {len(missing)} architecture id(s) missing, e.g. {missing[:5]}")
-    extra = sorted(set(ids.dropna().astype(int)) - set(range(num_architectures)))
-    if extra or ids.isna().any():
-        raise ValueError(f"{path}: arch_id values outside 0..{num_architectures - 1}: {extra[:5] or 'non-numeric'}")
+    _check_ids(path, frame["arch_id"], ids, num_architectures, complete)
     frame = frame.assign(arch_id=ids.astype(int)).sort_values("arch_id")
-    scores = frame[checkpoints].apply(pd.to_numeric, errors="coerce")
+    scores = _checked_scores(path, frame, checkpoints, complete)
     if not complete:
-        if scores.isna().all(axis=None):
-            raise ValueError(f"{path}: no scores")
         full = np.full((len(checkpoints), num_architectures), np.nan)
         full[:, frame["arch_id"].to_numpy()] = scores.to_numpy(dtype=float).T
         return SupernetScores(tuple(checkpoints), full)
-    if scores.isna().any().any():
-        column = scores.columns[scores.isna().any()][0]
-        arch = int(frame["arch_id"].iloc[int(np.flatnonzero(scores[column].isna())[0])])
-        raise ValueError(f"{path}: checkpoint {column}, arch_id {arch}: not a number")
     return SupernetScores(tuple(checkpoints), scores.to_numpy(dtype=float).T)
+
+
+#: Offending ids named in an error; the rest are counted.
+NAMED_IDS = 5
+
+
+def _some(values) -> str:
+    """The first few of ``values`` and how many more there are: ``"3, 7, 9 and 12 more"``."""
+    values = list(values)
+    named = ", ".join(str(v) for v in values[:NAMED_IDS])
+    return named + (f" and {len(values) - NAMED_IDS:,} more" if len(values) > NAMED_IDS else "")
+
+
+def _check_ids(path: Path, given: pd.Series, ids: pd.Series, n: int, complete: bool) -> None:
+    """Refuse ``arch_id`` values that are no architecture id (naming them and the valid range
+    0..n-1) and, when ``complete``, ids that are missing; ``ids`` are ``given`` as numbers."""
+    valid = f"the valid range 0..{n - 1} (the {n:,} architectures of the benchmark)"
+    unread = ids.isna().to_numpy()
+    if unread.any():
+        raise ValueError(f"{path}: arch_id {_some(repr(v) for v in given.to_numpy()[unread])}: not an architecture "
+                         f"id (use whole numbers in {valid})")
+    numbers = ids.to_numpy(dtype=float)
+    outside = (numbers < 0) | (numbers >= n) | (numbers != np.floor(numbers))
+    if outside.any():
+        bad = sorted(set(numbers[outside].tolist()))
+        raise ValueError(f"{path}: {len(bad):,} arch_id value(s) outside {valid}: {_some(f'{v:g}' for v in bad)}")
+    missing = sorted(set(range(n)) - set(numbers.astype(int).tolist()))
+    if missing and complete:
+        raise ValueError(f"{path}: {len(missing)} architecture id(s) missing, e.g. {missing[:NAMED_IDS]}")
+
+
+def _checked_scores(path: Path, frame: pd.DataFrame, checkpoints: list[str], complete: bool) -> pd.DataFrame:
+    """The checkpoints' scores as numbers, after refusing (by checkpoint and arch_id) text, an
+    infinite score (it has no place in a ranking and breaks the correlations) and, when
+    ``complete``, a missing one; a sample (not ``complete``) may leave scores empty, but not
+    every score of an architecture it lists."""
+    raw = frame[checkpoints]
+    scores = raw.apply(pd.to_numeric, errors="coerce")
+    ids = frame["arch_id"].to_numpy()
+    for column in checkpoints:
+        values, given = scores[column].to_numpy(dtype=float), raw[column].notna().to_numpy()
+        problems = [(np.isnan(values) & given, "not a number"), (np.isinf(values), "not a finite score (inf)")]
+        if complete:
+            problems.append((np.isnan(values) & ~given, "no score (empty or NaN)"))
+        for bad, what in problems:
+            if bad.any():
+                raise ValueError(f"{path}: checkpoint {column}, arch_id {_some(ids[bad])}: {what}")
+    unscored = scores.isna().all(axis=1).to_numpy()
+    if unscored.all():
+        raise ValueError(f"{path}: no scores")
+    if unscored.any():
+        raise ValueError(f"{path}: arch_id {_some(ids[unscored])}: no score at any checkpoint (empty or NaN); "
+                         "leave out the architectures a checkpoint did not score")
+    return scores

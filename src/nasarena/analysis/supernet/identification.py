@@ -100,6 +100,9 @@ def _checked(true_scores, supernet_scores) -> tuple[np.ndarray, np.ndarray]:
     if true_scores.shape != supernet_scores.shape or true_scores.ndim != 1:
         raise ValueError(f"scores must be 1-D and aligned, got {true_scores.shape} and {supernet_scores.shape}")
     for name, values in (("true", true_scores), ("supernet", supernet_scores)):
-        if np.isnan(values).any():
-            raise ValueError(f"{name} scores contain NaN at architecture {int(np.flatnonzero(np.isnan(values))[0])}")
+        bad = np.flatnonzero(~np.isfinite(values))
+        if len(bad):  # NaN or inf has no rank: every metric of the checkpoint would be NaN or arbitrary
+            more = f" and {len(bad) - 5:,} more" if len(bad) > 5 else ""
+            raise ValueError(f"{name} scores are not finite (NaN or inf) at architecture(s) "
+                             f"{', '.join(map(str, bad[:5]))}{more}")
     return true_scores, supernet_scores
