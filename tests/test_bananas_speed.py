@@ -51,7 +51,7 @@ def test_one_epoch_is_scikit_learns_epoch(cells):
     np.testing.assert_allclose(ensemble.loss_, [model.loss_ for model in models], rtol=1e-4)
 
 
-def test_numpy_ensemble_ranks_held_out_cells_as_scikit_learn_does(cells):
+def test_point16_numpy_ensemble_ranks_held_out_cells_as_scikit_learn_does(cells):
     x, y, held_out, truth = cells
     ensemble = MLPEnsemble(SEEDS, HIDDEN_LAYERS, learning_rate_init=0.01, max_iter=200, batch_size=200).fit(x, y)
     models = _sklearn(x, y, max_iter=200)

@@ -31,6 +31,7 @@ import os
 import shutil
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -49,7 +50,32 @@ CLAIM_POLL_SECONDS = 1.0
 #: The network each space's benchmark trained where it is not the paper's full-size one: NB301
 #: trained DARTS cells in a network of 32 channels and 8 cells (Appendix C.6). Knobs override it.
 BENCHMARK_SCALE = {"darts": {"channels": 32, "layers": 8}}
+#: Images in the one timed step of :meth:`LiveBenchmark.estimate_training`.
+ESTIMATE_BATCH = 8
 METRICS = ("valid_accuracy", "test_accuracy", "train_accuracy", "cost_seconds")
+
+
+@dataclass(frozen=True)
+class TrainingEstimate:
+    """The estimated work of training one architecture (see :meth:`LiveBenchmark.estimate_training`)."""
+
+    seconds: float
+    epochs: int
+    images: int
+    device: str
+    parameters: int
+
+    def __str__(self) -> str:
+        epochs = f"{self.epochs} epoch{'s' if self.epochs != 1 else ''}"
+        return (f"about {_duration(self.seconds)} per architecture ({epochs} of {self.images:,} images, "
+                f"{self.parameters:,} parameters, on {self.device}; timed from one training step)")
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:,.1f} {unit}"
+    return f"{seconds:.0f} s"
 
 
 def space_named(name: str):
@@ -156,6 +182,36 @@ class LiveBenchmark(Benchmark):
             provenance=f"trained on this machine; results stored in {self.folder}",
         )
 
+    def estimate_training(self, rng: np.random.Generator | None = None) -> TrainingEstimate:
+        """How long one architecture takes to train at the highest fidelity, before any training:
+        a forward and backward pass of a sampled architecture's network on a few images, timed on
+        the device that would train it (after one untimed pass), times the images of every epoch.
+        A few seconds on a CPU, whatever the network's size; the cost per image of a larger batch
+        is not lower on a CPU, so this is the order of the work to show before a long live run."""
+        import torch
+
+        from ..training import build_network
+        from ..training.device import pick_device
+
+        device = pick_device(self.device)
+        arch = self._space.sample(rng if rng is not None else np.random.default_rng(0))
+        self._check_fits(arch)
+        network = build_network(self.space_name, arch, **self.scale).to(device)
+        train_images = len(self._loaded_data().train.labels)  # read (and checked) before any training
+        images = torch.zeros(ESTIMATE_BATCH, 3, self.image_size, self.image_size, device=device)
+        labels = torch.zeros(ESTIMATE_BATCH, dtype=torch.long, device=device)
+        for _ in range(2):  # the second pass is timed
+            start = time.perf_counter()
+            output = network(images)
+            scores = output[0] if isinstance(output, tuple) else output
+            torch.nn.functional.cross_entropy(scores, labels).backward()
+            if device.type == "cuda":
+                torch.cuda.synchronize(device)
+            seconds = time.perf_counter() - start
+        return TrainingEstimate(seconds=seconds / ESTIMATE_BATCH * train_images * self.fidelities[-1],
+                                epochs=self.fidelities[-1], images=train_images, device=str(device),
+                                parameters=sum(p.numel() for p in network.parameters()))
+
     # -- the store --------------------------------------------------------------------------------
 
     def stored(self) -> Iterator[dict]:
@@ -191,23 +247,37 @@ class LiveBenchmark(Benchmark):
             release(folder, key)
 
     def _train(self, arch, epochs: int) -> dict:
-        from ..training import build_network, load_cifar10
+        from ..training import build_network
         from ..training.loop import seeded_network, train
 
         self._write_settings()
-        if self._data is None:
-            self._data = load_cifar10(self.data_path, image_size=self.image_size, subset=self.subset,
-                                      validation_seed=self.validation_seed)
         key = self._key(arch, epochs)
+        self._check_fits(arch)
         network = seeded_network(lambda: build_network(self.space_name, arch, **self.scale), self.seed)
         checkpoints = self.folder / TRAINING_DIR / key
-        record = train(network, self._data, self.protocol, seed=self.seed, epochs=epochs, out_dir=checkpoints,
+        record = train(network, self._loaded_data(), self.protocol, seed=self.seed, epochs=epochs, out_dir=checkpoints,
                        device=self.device, progress=False)
         entry = {"identity": self._space.identity(arch), "text": self._space.to_text(arch), "fidelity": epochs,
                  "seed": self.seed, "settings_hash": self.settings_hash, "record": record.to_dict()}
         atomic_write_bytes(self.folder / RESULTS_DIR / f"{key}.json", (json.dumps(entry) + "\n").encode())
         shutil.rmtree(checkpoints, ignore_errors=True)  # nasarena's own checkpoints, now in the stored result
         return entry
+
+    def _check_fits(self, arch) -> None:
+        """Refuse, before anything is allocated, a scale whose network cannot fit in memory."""
+        from ..training.device import pick_device
+        from ..training.preflight import check_before_building
+
+        check_before_building(self.space_name, arch, self.scale, self.protocol, pick_device(self.device))
+
+    def _loaded_data(self):
+        """The CIFAR-10 splits of these settings, read once per process."""
+        if self._data is None:
+            from ..training import load_cifar10
+
+            self._data = load_cifar10(self.data_path, image_size=self.image_size, subset=self.subset,
+                                      validation_seed=self.validation_seed)
+        return self._data
 
     def _write_settings(self) -> None:
         file = self.folder / SETTINGS_FILE

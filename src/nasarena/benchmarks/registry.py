@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import cast
 
+from ..errors import InvalidSettingError
 from ..registry import Registry
 from ..surrogates.builtin import BUILTINS
 from .protocol import Benchmark
+
+#: Loader options that say where a benchmark's data is, not what it answers (an imported store,
+#: an artefact file, the live benchmark's result store, CIFAR-10 folder and device).
+LOCATION_OPTIONS = frozenset({"path", "store", "data", "device"})
 
 
 @dataclass(frozen=True)
@@ -16,6 +22,13 @@ class Entry:
     name: str
     summary: str
     load: Callable[..., Benchmark]
+
+
+def result_options(options: Mapping[str, object]) -> dict[str, object]:
+    """The loader options that change what a benchmark answers (the live benchmark's space,
+    protocol and scale; NB-1Shot1's NB101 table): they belong in a run's settings hash, so a
+    results folder never serves runs made with other options (issue 28, point 8)."""
+    return {key: value for key, value in options.items() if key not in LOCATION_OPTIONS}
 
 
 def _nb101_lite(**options):
@@ -112,8 +125,19 @@ def register(entry: Entry) -> None:
 
 
 def benchmark(name: str, **options) -> Benchmark:
-    """Load a benchmark by name; ``options`` go to its loader (e.g. ``seed``, ``path``)."""
-    return _entry(name).load(**options)
+    """Load a benchmark by name; ``options`` go to its loader (e.g. ``seed``, ``path``). An option
+    the loader does not take is an InvalidSettingError naming it (not the loader's TypeError)."""
+    entry = _entry(name)
+    try:
+        return entry.load(**options)
+    except TypeError as error:
+        refused = re.search(r"(?:unexpected keyword argument|multiple values for argument) '(\w+)'", str(error))
+        if refused is None or refused.group(1) not in options:
+            raise
+        option = refused.group(1)
+        raise InvalidSettingError(f"benchmark {name!r} takes no option {option}={options[option]!r}"
+                                  + (" (its space is fixed)" if option == "space" else "")
+                                  + f": {entry.summary}") from None
 
 
 def available() -> list[Entry]:

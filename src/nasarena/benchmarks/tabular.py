@@ -119,7 +119,10 @@ class TabularBenchmark(Benchmark):
         if f is None:
             f = self._fidelity(epochs)  # raises the explanatory error
         if trial is None and rng is not None and self._num_trials > 1:
-            t = int(rng.random() * self._num_trials)  # ~10x cheaper than rng.integers for one scalar
+            try:
+                t = int(rng.random() * self._num_trials)  # ~10x cheaper than rng.integers for one scalar
+            except AttributeError:
+                raise _not_a_generator(rng) from None
         elif trial is None and self._num_trials == 1:
             t = 0
         else:
@@ -147,6 +150,8 @@ class TabularBenchmark(Benchmark):
         f = self._fidelity(epochs)
         if trials is None:
             generator = rng if rng is not None else self._own_rng
+            if not isinstance(generator, np.random.Generator):
+                raise _not_a_generator(generator)
             trials = generator.integers(0, self.data.num_trials, size=len(rows))
         trials = np.broadcast_to(np.asarray(trials), rows.shape)
         if not np.issubdtype(trials.dtype, np.integer) or (trials.size and not (
@@ -255,14 +260,18 @@ class TabularBenchmark(Benchmark):
         if trials == 1:
             return 0
         if rng is not None:
-            return int(rng.random() * trials)
+            try:
+                return int(rng.random() * trials)
+            except AttributeError:
+                raise _not_a_generator(rng) from None
         if self._compatible is not None:
             return self._compatible.randint(0, trials - 1)
         return int(self._own_rng.random() * trials)
 
     def _stage(self, stop_halfway: bool) -> int:
         if stop_halfway and not self.data.has_halfway:
-            raise ValueError(f"{self.name} holds no halfway evaluations")
+            raise InvalidSettingError(f"{self.name} holds no halfway evaluations: stop_halfway needs a benchmark "
+                                      "with them (nb101 imported from the official file)")
         return HALFWAY if stop_halfway else END
 
     def _modelled_field_sets(self) -> tuple[np.ndarray, dict[int, frozenset[str]]]:
@@ -290,3 +299,9 @@ def _is_row_index_type(kind: type) -> bool:
     if known is None:
         known = _ROW_INDEX_TYPES[kind] = issubclass(kind, (int, np.integer, np.bool_))
     return known
+
+
+def _not_a_generator(rng) -> InvalidSettingError:
+    """The error for an ``rng`` that is not a numpy Generator (a seed passed where one belongs)."""
+    hint = f" (for seed {rng}: np.random.default_rng({rng}))" if isinstance(rng, (int, np.integer)) else ""
+    return InvalidSettingError(f"rng must be a numpy Generator or None, got {type(rng).__name__} {rng!r}{hint}")

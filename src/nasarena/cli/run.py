@@ -42,7 +42,7 @@ def run_command(
     Every argument is checked before anything is loaded or written.
     """
     from ..runner import Budget, RunSettings
-    from ..runner.experiment import grid, load_results, pending, run_experiment
+    from ..runner.experiment import RUNS_DIR, grid, load_results, pending, run_experiment
     from . import run_arguments as check
     from .progress import RunProgress
     from .summary import print_final_regret
@@ -52,6 +52,7 @@ def run_command(
     benchmarks = [b.strip() for b in benchmark.split(",") if b.strip()]
     names = [o.strip() for o in (optimizers or "rs,re").split(",") if o.strip()]
     options = {**check.check_benchmarks(benchmarks, path), **_loader_options(space, benchmark_option)}
+    check.check_live_space(benchmarks, options)
     check.check_optimizers(names)
     overrides = parse_overrides(setting)
     check.check_overrides(overrides, names)
@@ -65,6 +66,7 @@ def run_command(
                               seed_list if seeds else None)
     check.check_optimizer_construction(specs)
     todo = pending(specs, out)
+    _announce_training(todo, budget)
     typer.echo(f"{len(specs)} runs, {len(specs) - len(todo)} already in {out}, {len(todo)} to run")
     with RunProgress(len(todo)) as progress:
         try:
@@ -74,7 +76,11 @@ def run_command(
             typer.echo(f"interrupted: {len(progress.finished)} of {len(todo)} runs finished and are kept in {out}; "
                        "the same command runs the rest", err=True)
             raise typer.Exit(130) from None
-    print_final_regret(load_results(out))
+    print_final_regret(load_results(out, specs))
+    others = len(list((out / RUNS_DIR).glob("[!.]*.parquet"))) - len(specs)
+    if others > 0:
+        typer.echo(f"{out} also holds {others} run(s) of other commands, not in this table (the report shows every "
+                   "finished run)")
     typer.echo(f"figures and statistical tests: nasarena report {out} --out {out}-report")
 
 
@@ -88,6 +94,20 @@ def _preset_specs(name: str, benchmarks: list[str], options: dict, optimizers: l
     if optimizers or seeds:
         typer.echo(f"  chosen: {', '.join(sorted({s.optimizer for s in specs}))}; {len({s.seed for s in specs})} seeds")
     return specs
+
+
+def _announce_training(todo, budget: float) -> None:
+    """Before a live run trains anything: the estimated work of one architecture on this machine,
+    and the most a run may take (its budget is measured training time), so days of silent work on
+    a CPU are seen before they start."""
+    from ..runner.experiment import _benchmark
+
+    for name, options in sorted({(spec.benchmark, spec.benchmark_options) for spec in todo}):
+        if name != "live":
+            continue
+        estimate = _benchmark(name, options).estimate_training()
+        typer.echo(f"live ({dict(options).get('space')}): {estimate}; each of {len(todo)} run(s) trains until "
+                   f"{budget:,.0f} s of measured training time are spent (--budget)", err=True)
 
 
 def _loader_options(space: str | None, items: list[str]) -> dict[str, str]:

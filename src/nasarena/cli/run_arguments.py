@@ -124,6 +124,15 @@ def check_benchmarks(names: list[str], path: Path | None) -> dict[str, object]:
     return {"path": str(path)} if path is not None else {}
 
 
+def check_live_space(names: list[str], options: dict) -> None:
+    """The live benchmark trains networks, so its space is named, never a silent default (NB201's
+    200-epoch protocol on full CIFAR-10 would be days of work on a CPU)."""
+    if "live" in names and "space" not in options:
+        raise InvalidSettingError("--benchmark live trains every queried architecture: name its space with "
+                                  "--space nb101, nb201 or darts (and shrink it with --benchmark-option, e.g. "
+                                  "protocol=quick image_size=16 subset=100)")
+
+
 def _needs_path(loader) -> bool:
     parameter = inspect.signature(loader).parameters.get("path")
     return parameter is not None and parameter.default is inspect.Parameter.empty

@@ -59,13 +59,23 @@ class RunSpec:
     budget: Budget
     optimizer_settings: tuple[tuple[str, object], ...] = ()
     run_settings: RunSettings = field(default_factory=RunSettings)
-    #: The benchmark loader's options (e.g. ``path`` of an imported store): where the data is,
-    #: not what is run, so they are in neither the settings hash nor the file name.
+    #: The benchmark loader's options: those saying where the data is (``path`` of an imported
+    #: store, the live benchmark's ``store``) are in neither the settings hash nor the file name;
+    #: the others change what the benchmark answers (the live benchmark's space, protocol and
+    #: scale) and are in both, through the hash (:func:`~nasarena.benchmarks.registry.result_options`).
     benchmark_options: tuple[tuple[str, object], ...] = ()
 
     @property
     def settings_hash(self) -> str:
-        return settings_hash(self.optimizer, self.recorded_settings, self.run_settings, self.budget)
+        return settings_hash(self.optimizer, self.recorded_settings, self.run_settings, self.budget,
+                             self.result_options)
+
+    @property
+    def result_options(self) -> dict:
+        """The benchmark options that change its answers (see ``benchmark_options``)."""
+        from ..benchmarks.registry import result_options
+
+        return result_options(dict(self.benchmark_options))
 
     @property
     def recorded_settings(self) -> dict:
@@ -237,6 +247,7 @@ def _merge_settings(out: Path, specs: Sequence[RunSpec]) -> None:
             "optimizer_settings": spec.recorded_settings,
             "run_settings": asdict(spec.run_settings),
             "budget": asdict(spec.budget),
+            **({"benchmark_options": spec.result_options} if spec.result_options else {}),
         }
     if json.dumps(known, sort_keys=True, default=str) == json.dumps(before, sort_keys=True, default=str):
         return  # nothing new: a finished (possibly read-only) folder is left as it is
@@ -445,10 +456,14 @@ def _run_on_ray(todo: list[RunSpec], out: Path, jobs: int, finish) -> None:
     run_on_ray(execute, [(spec,) for spec in todo], jobs, written, gpu_per_task=trains)
 
 
-def load_results(out: Path) -> pd.DataFrame:
-    """All trajectory rows of an experiment directory (an empty frame if none); a damaged or
-    foreign run file is a :class:`DataFileError` naming it."""
+def load_results(out: Path, specs: Sequence[RunSpec] | None = None) -> pd.DataFrame:
+    """All trajectory rows of an experiment directory (an empty frame if none), or with ``specs``
+    only those runs' rows (what one command ran, not what another one writes into the folder at
+    the same time); a damaged or foreign run file is a :class:`DataFileError` naming it."""
     files = _run_files(out)
+    if specs is not None:
+        wanted = {spec.file_name for spec in specs}
+        files = [f for f in files if f.name in wanted]
     if not files:
         return pd.DataFrame()
     return pd.concat([read_run_file(f) for f in files], ignore_index=True)

@@ -73,10 +73,16 @@ class RunSettings:
             raise InvalidSettingError(f"n_workers must be a whole number >= 1, got {self.n_workers!r}")
 
 
-def settings_hash(optimizer: str, optimizer_settings: dict, run_settings: RunSettings, budget: Budget) -> str:
-    """Short stable hash of everything that configures a run except the benchmark and the seed."""
-    text = json.dumps({"optimizer": optimizer, "settings": optimizer_settings, "run": run_settings.__dict__,
-                       "budget": budget.__dict__}, sort_keys=True, default=str)
+def settings_hash(optimizer: str, optimizer_settings: dict, run_settings: RunSettings, budget: Budget,
+                  benchmark_options: dict | None = None) -> str:
+    """Short stable hash of everything that configures a run except the benchmark's name and the
+    seed: with ``benchmark_options``, also the loader options that change what the benchmark
+    answers (absent when there are none, so the hashes of runs without them stay as they were)."""
+    configured = {"optimizer": optimizer, "settings": optimizer_settings, "run": run_settings.__dict__,
+                  "budget": budget.__dict__}
+    if benchmark_options:
+        configured["benchmark_options"] = benchmark_options
+    text = json.dumps(configured, sort_keys=True, default=str)
     return hashlib.sha1(text.encode()).hexdigest()[:10]
 
 

@@ -64,6 +64,17 @@ def _decisions(arch: OneShotArch) -> dict[str, object]:
     return values
 
 
+def _of_space(space: str | OneShotSpace, arch) -> OneShotArch:
+    """``arch`` when it is an architecture of ``space``; InvalidArchitectureError naming both otherwise
+    (a choice index looked up in another space's options is no answer)."""
+    name = oneshot_space(space).name
+    if not isinstance(arch, OneShotArch):
+        raise InvalidArchitectureError(f"a {name} architecture is a OneShotArch, got {type(arch).__name__}")
+    if arch.space != name:
+        raise InvalidArchitectureError(f"the architecture belongs to {arch.space}, not to {name}")
+    return arch
+
+
 def _build(space: OneShotSpace, chosen: Mapping[str, object]) -> OneShotArch:
     """The architecture of one option per choice (single-option decisions filled in)."""
     blocks = parent_choices(space)
@@ -73,8 +84,8 @@ def _build(space: OneShotSpace, chosen: Mapping[str, object]) -> OneShotArch:
 
 
 def to_categorical(space: str | OneShotSpace, arch: OneShotArch) -> tuple[int, ...]:
-    """The option index of each choice of ``arch``."""
-    decisions = _decisions(arch)
+    """The option index of each choice of ``arch``; InvalidArchitectureError for one of another space."""
+    decisions = _decisions(_of_space(space, arch))
     return tuple(choice.options.index(decisions[choice.name]) for choice in choices(space))
 
 
@@ -122,7 +133,7 @@ def config_space(space: str | OneShotSpace, encoding: str = "categorical"):
 def to_config(space: str | OneShotSpace, arch: OneShotArch, encoding: str = "categorical") -> dict[str, str]:
     """The configuration of ``arch``: parameter name -> option label."""
     _check_encoding(encoding)
-    decisions = _decisions(arch)
+    decisions = _decisions(_of_space(space, arch))
     return {choice.name: _label(decisions[choice.name]) for choice in choices(space)}
 
 
