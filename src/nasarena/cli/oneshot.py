@@ -21,7 +21,8 @@ def run(
     seeds: str = typer.Option("0", help="Seeds, e.g. 0-2 or 0,5,7-9."),
     data: Path = typer.Option(None, help="CIFAR-10: a cifar-10-batches-py folder or a JPEG tree/tarball "
                                          "(default: $NASARENA_CIFAR10, then the shared tarball)."),
-    out: Path = typer.Option(..., help="Results directory: <optimizer>/seed-<n>/ per run; rerun to resume."),
+    out: Path = typer.Option(..., help="Results directory (new, empty or an earlier 'oneshot run' one): "
+                                       "<optimizer>/seed-<n>/ per run; rerun to resume."),
     quick: bool = typer.Option(False, help="The CPU configuration: 4 channels, 16x16 images, 50 images per "
                                            "class, 2 epochs."),
     set_: list[str] = typer.Option([], "--set", help="Override a setting, e.g. --set channels=8 "

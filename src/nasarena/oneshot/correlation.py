@@ -48,7 +48,7 @@ from ..io.files import atomic_write_bytes
 from ..spaces.oneshot import OneShotArch, architectures
 from ..spaces.oneshot.choices import choices, to_categorical
 from ..spaces.oneshot.positions import position
-from .run import SETTINGS_FILE, SNAPSHOT_DIR, read_weights
+from .run import SETTINGS_FILE, SNAPSHOT_DIR, error_reason, read_torch_file, read_weights
 from .settings import SearchSettings
 
 SCORES_DIR = "scores"
@@ -60,6 +60,12 @@ SCORING_FILE = "scoring.json"
 BATCH_ORDER = "fixed-class-mixed"
 #: Thresholds k of a1(k) and a2(k) (those above the scored count are skipped).
 KS = (10, 50, 100, 500)
+#: The columns of ``correlation.csv`` that :func:`spearman_table` reads, and the metrics (over
+#: all architectures, parameter ``all``) it shows.
+TABLE_COLUMNS = ("checkpoint", "metric", "parameter", "value", "optimizer", "seed")
+TABLE_METRICS = ("spearman", "kendall", "scored", "seconds_per_architecture")
+#: What to do about a damaged file of the scoring: correlate writes it again.
+REWRITE = "run 'nasarena oneshot correlate' on the results again to rewrite it"
 
 
 @dataclass(frozen=True)
@@ -136,11 +142,10 @@ def candidates(run_dir: Path, epoch: int, scoring: Scoring) -> list[OneShotArch]
 
 @lru_cache(maxsize=2)
 def _snapshot(run_dir: str, epoch: int) -> dict:
-    import torch
-
     from .run import snapshot_path
 
-    return torch.load(snapshot_path(run_dir, epoch), map_location="cpu", weights_only=True)
+    return read_torch_file(snapshot_path(run_dir, epoch), "supernet snapshot",
+                           "delete it (its epoch is then not scored) or run the search again")
 
 
 @lru_cache(maxsize=2)
@@ -282,8 +287,34 @@ def read_run_scores(run_dir: str | Path) -> tuple[list[int], pd.DataFrame]:
     epochs = [e for e in snapshot_epochs(run_dir) if _epoch_file(run_dir, e).exists()]
     if not epochs:
         raise DataFileError(f"{run_dir}: no scored epochs ('nasarena oneshot correlate' writes them)")
-    frames = [pd.read_csv(_epoch_file(run_dir, e)).assign(checkpoint=str(e)) for e in epochs]
+    frames = [_read_epoch_scores(_epoch_file(run_dir, e)).assign(checkpoint=str(e)) for e in epochs]
     return epochs, pd.concat(frames)[["arch_id", "checkpoint", "score"]]
+
+
+def _read_epoch_scores(file: Path) -> pd.DataFrame:
+    """One ``scores/epoch-NNN.csv``; a damaged one is a :class:`DataFileError` naming it (scores are
+    only recomputed for epochs without a file, so it must be deleted to score that epoch again)."""
+    remedy = "delete it and run 'nasarena oneshot correlate' again to score that epoch again"
+    frame = _read_table(file, "scores file", remedy)
+    missing = [c for c in ("arch_id", "score") if c not in frame.columns]
+    if missing:
+        raise DataFileError(f"{file}: not a scores file (no column {', '.join(missing)}); it is kept: {remedy}")
+    if _not_numbers(frame["score"]):
+        raise DataFileError(f"{file}: column score holds text, not numbers; it is kept: {remedy}")
+    return frame
+
+
+def _read_table(file: Path, kind: str, remedy: str) -> pd.DataFrame:
+    """``file`` read as CSV; unreadable (empty, cut short, not text) is a :class:`DataFileError`."""
+    try:
+        return pd.read_csv(file)
+    except (OSError, UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError) as error:
+        raise DataFileError(f"{file}: not a readable {kind} ({error_reason(error)}); it is kept: {remedy}") from None
+
+
+def _not_numbers(column: pd.Series) -> bool:
+    """Whether ``column`` holds an entry that is neither a number nor empty."""
+    return bool((pd.to_numeric(column, errors="coerce").isna() & column.notna()).any())
 
 
 def write_run_tables(run_dir: str | Path, benchmark=None) -> pd.DataFrame:
@@ -343,18 +374,33 @@ def choice_encodings(space: str) -> np.ndarray:
 
 def spearman_table(run_dirs: Sequence[Path]) -> pd.DataFrame:
     """Per optimizer, seed and epoch: Spearman, Kendall, architectures scored and seconds per architecture."""
-    frames = []
-    for run_dir in run_dirs:
-        file = Path(run_dir) / CORRELATION_FILE
-        if file.exists():
-            frames.append(pd.read_csv(file))
+    files = [Path(run_dir) / CORRELATION_FILE for run_dir in run_dirs]
+    frames = [_read_correlation(file) for file in files if file.exists()]
     if not frames:
         return pd.DataFrame(columns=["optimizer", "seed", "epoch", "spearman", "kendall", "scored",
                                      "seconds_per_architecture"])
     metrics = pd.concat(frames)
-    metrics = metrics[metrics["parameter"].astype(str) == "all"]
     wide = metrics.pivot_table(index=["optimizer", "seed", "checkpoint"], columns="metric", values="value")
     wide = wide.reset_index().rename(columns={"checkpoint": "epoch"})
     wide["epoch"] = wide["epoch"].astype(int)
     return wide[["optimizer", "seed", "epoch", "spearman", "kendall", "scored", "seconds_per_architecture"]] \
         .sort_values(["optimizer", "seed", "epoch"]).reset_index(drop=True)
+
+
+def _read_correlation(file: Path) -> pd.DataFrame:
+    """The rows over all architectures (parameter ``all``) of one run's ``correlation.csv``,
+    checked: a damaged file is a :class:`DataFileError` naming it and what it lacks, where the
+    table's pivot would fail with a bare ``KeyError``."""
+    table = _read_table(file, "correlation table", REWRITE)
+    missing = [c for c in TABLE_COLUMNS if c not in table.columns]
+    if missing:
+        raise DataFileError(f"{file}: not a correlation table (no column {', '.join(missing)}); it is kept: {REWRITE}")
+    overall = table[table["parameter"].astype(str) == "all"]
+    absent = [m for m in TABLE_METRICS if m not in set(overall["metric"].astype(str))]
+    if absent:
+        raise DataFileError(f"{file}: no {', '.join(absent)} over all architectures (rows with parameter all); "
+                            f"it is kept: {REWRITE}")
+    for column in ("checkpoint", "seed", "value"):
+        if _not_numbers(overall[column]) or (column != "value" and overall[column].isna().any()):
+            raise DataFileError(f"{file}: column {column} holds something other than numbers; it is kept: {REWRITE}")
+    return overall.assign(value=pd.to_numeric(overall["value"]))

@@ -2,9 +2,12 @@
 or as Ray tasks (a GPU each where the cluster has GPUs).
 
 Every search is resumable on its own (:mod:`.run`), so rerunning the same command after a crash
-continues where each one stopped; all run directories are checked before any work starts, so a
-changed setting is refused up front. Processes are spawned (not forked: torch's thread pools do
-not survive a fork) and each gets ``threads`` intra-op threads.
+continues where each one stopped. All run directories are checked before any folder is made, so
+a changed setting is refused up front; then :func:`run_jobs` claims the experiment folder and
+every run directory (:func:`claim`) before any search starts, so a file, an unwritable folder or
+a second experiment with other settings started at the same time into the same folder is
+refused before any work, and no run directory mixes two runs. Processes are spawned (not
+forked: torch's thread pools do not survive a fork) and each gets ``threads`` intra-op threads.
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..io.outputs import own_folder
+from .names import OPTIMIZERS
 from .records import EpochRecord
-from .run import check_run_dir
+from .run import RUN_COMMAND, check_run_dir, claim_run_dir
 from .settings import SearchSettings
 
 
@@ -27,6 +32,11 @@ class Job:
     settings: SearchSettings
     seed: int
     run_dir: Path
+
+    @property
+    def experiment_dir(self) -> Path:
+        """The experiment folder (``--out``) holding this job's ``<optimizer>/seed-<n>``."""
+        return self.run_dir.parent.parent
 
 
 def plan(settings: Sequence[SearchSettings], seeds: Sequence[int], out_dir: str | Path) -> list[Job]:
@@ -45,7 +55,8 @@ def run_jobs(jobs: Sequence[Job], *, data_path: str | None = None, workers: int 
              device: str | None = None, progress: Callable[[Job, EpochRecord], None] | None = None,
              backend: str = "process") -> None:
     """Run every job to its last epoch; with ``workers > 1`` on that many processes, or each as a
-    Ray task with ``backend="ray"``."""
+    Ray task with ``backend="ray"``. Every folder is claimed first (:func:`claim`)."""
+    claim(jobs)
     if backend == "ray":
         from ..runner.ray_tasks import run_on_ray
 
@@ -67,6 +78,18 @@ def run_jobs(jobs: Sequence[Job], *, data_path: str | None = None, workers: int 
             records = future.result()
             if progress is not None and records:
                 progress(futures[future], records[-1])
+
+
+def claim(jobs: Sequence[Job]) -> None:
+    """Make every experiment folder and run directory of ``jobs`` theirs, before any work.
+
+    An experiment folder may hold several optimizers and seeds, so it is claimed for the command
+    alone; one written before the mark existed is known by its optimizer folders. Each run
+    directory is claimed with its settings and seed (:func:`~.run.claim_run_dir`)."""
+    for folder in dict.fromkeys(job.experiment_dir for job in jobs):
+        own_folder(folder, RUN_COMMAND, recognised=list(OPTIMIZERS))
+    for job in jobs:
+        claim_run_dir(job.run_dir, job.settings, job.seed)
 
 
 def _run(job: Job, data_path: str | None, threads: int, device: str | None, progress) -> list[EpochRecord]:

@@ -8,21 +8,25 @@ with the setting ``snapshot_every``, ``supernets/epoch-NNN.pt`` (the supernet's 
 optimizer's own modules, e.g. ENAS's controller) for :mod:`.correlation`.
 Restarting continues after the last checkpointed epoch and gives the same records as an
 uninterrupted run on the same machine; other settings are refused and the directory is left
-as it is.
+as it is. The directory is claimed before any work (:func:`claim_run_dir`), so a second run
+with other settings is refused also while the first one is still running, and a damaged
+checkpoint is reported by name and kept.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import pickle
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import torch
 
-from ..errors import InvalidSettingError, OutputError
+from ..errors import DataFileError, InvalidSettingError, OutputError
 from ..io.files import atomic_write_bytes
+from ..io.outputs import own_folder
 from .lookup import Nb101Lookup
 from .records import RECORDS_FILE, EpochRecord, records_text
 from .settings import SearchSettings
@@ -30,15 +34,17 @@ from .settings import SearchSettings
 SETTINGS_FILE = "settings.json"
 CHECKPOINT_FILE = "checkpoint.pt"
 SNAPSHOT_DIR = "supernets"
+#: The command named in a run directory's mark (:func:`~nasarena.io.outputs.own_folder`), whoever runs it.
+RUN_COMMAND = "oneshot run"
+#: What a user does about a damaged checkpoint: the search then starts again, as the settings are kept.
+RESTART = "delete it to run this search again from its first epoch"
 
 
 def check_run_dir(run_dir: Path, settings: SearchSettings, seed: int) -> None:
-    """Refuse a directory that holds a run with other settings (or another seed), naming the differences."""
+    """Refuse a directory whose ``settings.json`` holds a run with other settings (or another
+    seed), naming each difference; reads only, so a whole grid is checked before any folder is made."""
     file = run_dir / SETTINGS_FILE
     if not file.exists():
-        if run_dir.exists() and any(run_dir.iterdir()):
-            raise OutputError(f"{run_dir} holds files but no {SETTINGS_FILE}: not a one-shot run directory; "
-                              "choose an empty or new one")
         return
     try:
         stored = json.loads(file.read_text())
@@ -55,6 +61,19 @@ def check_run_dir(run_dir: Path, settings: SearchSettings, seed: int) -> None:
                                   "kept: resume with the same settings or write to another directory")
 
 
+def claim_run_dir(run_dir: str | Path, settings: SearchSettings, seed: int) -> None:
+    """Make ``run_dir`` this run's own before any work, or raise.
+
+    :func:`check_run_dir` names the settings a finished or resumed run differs in; the mark of
+    :func:`~nasarena.io.outputs.own_folder` (placed in one step, with the settings and seed)
+    refuses a second run with other settings that starts while the first one has not written
+    ``settings.json`` yet, a file or an unwritable folder, and someone else's files. Run
+    directories from before the mark are known by their ``settings.json``."""
+    check_run_dir(Path(run_dir), settings, seed)
+    own_folder(run_dir, RUN_COMMAND, {**settings.to_dict(), "seed": seed}, recognised=[SETTINGS_FILE],
+               what="run folder")
+
+
 def run_search(settings: SearchSettings, seed: int, run_dir: str | Path, *, data=None, data_path=None,
                lookup: Nb101Lookup | None = None, device: str | None = None, stop_after_epoch: int | None = None,
                progress: Callable[[EpochRecord], None] | None = None) -> list[EpochRecord]:
@@ -68,7 +87,7 @@ def run_search(settings: SearchSettings, seed: int, run_dir: str | Path, *, data
     from .optimizers import search_class
 
     run_dir = Path(run_dir)
-    check_run_dir(run_dir, settings, seed)
+    claim_run_dir(run_dir, settings, seed)
     if data is None:
         data = load_cifar10(data_path, image_size=settings.image_size, subset=settings.subset)
     elif data.image_size != settings.image_size or data.subset != settings.subset:
@@ -80,9 +99,7 @@ def run_search(settings: SearchSettings, seed: int, run_dir: str | Path, *, data
     records: list[EpochRecord] = []
     checkpoint = run_dir / CHECKPOINT_FILE
     if checkpoint.exists():
-        state = torch.load(checkpoint, map_location="cpu", weights_only=True)  # generator states stay on the CPU
-        search.load_state_dict(state["search"])
-        records = [EpochRecord.from_dict(r) for r in state["records"]]
+        records = _restore(search, checkpoint)
         atomic_write_bytes(run_dir / RECORDS_FILE, records_text(records))  # a kill may have left it behind
     else:
         atomic_write_bytes(run_dir / SETTINGS_FILE, json.dumps(
@@ -106,6 +123,37 @@ def run_search(settings: SearchSettings, seed: int, run_dir: str | Path, *, data
         if progress is not None:
             progress(record)
     return records
+
+
+def _restore(search, checkpoint: Path) -> list[EpochRecord]:
+    """The finished epochs of ``checkpoint``, with ``search`` put back to the end of the last one."""
+    state = read_torch_file(checkpoint, "one-shot checkpoint", RESTART)
+    try:
+        search.load_state_dict(state["search"])
+        return [EpochRecord.from_dict(r) for r in state["records"]]
+    except (KeyError, TypeError, ValueError, RuntimeError) as error:
+        raise DataFileError(f"{checkpoint}: not a complete one-shot checkpoint of these settings "
+                            f"({error_reason(error)}); it is kept: {RESTART}") from None
+
+
+def read_torch_file(file: Path, kind: str, remedy: str) -> dict:
+    """``file`` as torch saved it, on the CPU (generator states must stay there). A damaged file
+    (cut short by a full disk or a partial copy) is a :class:`DataFileError` naming it and the
+    ``remedy``, not torch's traceback, and the file is kept."""
+    try:
+        state = torch.load(file, map_location="cpu", weights_only=True)
+    except (OSError, RuntimeError, EOFError, ValueError, pickle.UnpicklingError) as error:
+        raise DataFileError(f"{file}: not a readable {kind} ({error_reason(error)}); it is kept: {remedy}") from None
+    if not isinstance(state, dict):
+        raise DataFileError(f"{file}: not a {kind} (it holds a {type(state).__name__}); it is kept: {remedy}")
+    return state
+
+
+def error_reason(error: BaseException) -> str:
+    """The first sentence of ``error``'s text, for a one-line message: torch's and pandas' reasons
+    go on for lines of advice."""
+    text = str(error).strip()
+    return text.splitlines()[0].split(". ")[0] if text else type(error).__name__
 
 
 def snapshot_path(run_dir: str | Path, epoch: int) -> Path:

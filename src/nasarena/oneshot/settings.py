@@ -15,11 +15,41 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import InvalidSettingError
 from ..spaces.oneshot import oneshot_space
 from .names import check_optimizer
+
+#: Every real-valued setting, the test its value must pass and that range in words. A value out
+#: of range (or NaN, an infinity, text) would only fail an epoch later, or silently train nothing.
+REAL_RANGES: dict[str, tuple[Callable[[float], bool], str]] = {
+    "learning_rate": (lambda v: v > 0, "> 0"),
+    "learning_rate_min": (lambda v: v >= 0, ">= 0"),
+    "momentum": (lambda v: 0 <= v < 1, "in [0, 1)"),
+    "weight_decay": (lambda v: v >= 0, ">= 0"),
+    "grad_clip": (lambda v: v > 0, "> 0"),
+    "arch_learning_rate": (lambda v: v > 0, "> 0"),
+    "arch_beta1": (lambda v: 0 <= v < 1, "in [0, 1)"),
+    "arch_beta2": (lambda v: 0 <= v < 1, "in [0, 1)"),
+    "arch_weight_decay": (lambda v: v >= 0, ">= 0"),
+    "tau_max": (lambda v: v > 0, "> 0"),
+    "tau_min": (lambda v: v > 0, "> 0"),
+    "controller_learning_rate": (lambda v: v > 0, "> 0"),
+    "controller_entropy_weight": (lambda v: v >= 0, ">= 0"),
+    "controller_baseline_decay": (lambda v: 0 <= v <= 1, "in [0, 1]"),
+}
+
+
+def _check_real(name: str, value: object) -> None:
+    """Refuse a real-valued setting that is not a finite number in its range (:data:`REAL_RANGES`),
+    naming it: ``--set learning_rate=nan`` arrives as text, ``=NaN`` and ``=Infinity`` as floats."""
+    test, words = REAL_RANGES[name]
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not (number and math.isfinite(value) and test(value)):
+        raise InvalidSettingError(f"setting {name} must be a finite number {words}, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -96,13 +126,12 @@ class SearchSettings:
         if not isinstance(self.snapshot_every, int) or isinstance(self.snapshot_every, bool) or self.snapshot_every < 0:
             raise InvalidSettingError(f"setting snapshot_every must be a whole number of epochs >= 0 (0: keep no "
                                       f"supernet), got {self.snapshot_every!r}")
-        if self.cutout < 0:
-            raise InvalidSettingError(f"setting cutout must be >= 0 pixels, got {self.cutout}")
-        if not self.tau_max >= self.tau_min > 0:
-            raise InvalidSettingError(f"settings tau_max >= tau_min > 0 required, got {self.tau_max}, {self.tau_min}")
-        for name in ("learning_rate", "arch_learning_rate", "controller_learning_rate", "grad_clip"):
-            if not getattr(self, name) > 0:
-                raise InvalidSettingError(f"setting {name} must be > 0, got {getattr(self, name)!r}")
+        if not isinstance(self.cutout, int) or isinstance(self.cutout, bool) or self.cutout < 0:
+            raise InvalidSettingError(f"setting cutout must be a whole number of pixels >= 0, got {self.cutout!r}")
+        for name in REAL_RANGES:
+            _check_real(name, getattr(self, name))
+        if not self.tau_max >= self.tau_min:
+            raise InvalidSettingError(f"settings tau_max >= tau_min required, got {self.tau_max}, {self.tau_min}")
         if self.channels % self.partial_channels and self.optimizer == "pc-darts":
             raise InvalidSettingError(f"setting channels ({self.channels}) must be a multiple of partial_channels "
                                       f"({self.partial_channels}) for PC-DARTS")
