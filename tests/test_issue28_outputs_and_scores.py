@@ -254,16 +254,28 @@ def test_point14_validate_an_artefact_file_with_two_worker_processes(artefact, t
 
 def test_point14_a_validation_that_fails_leaves_no_output_folder(artefact, tmp_path, monkeypatch):
     import nasarena.plots.surrogate_validation as validation
+    import nasarena.runner.experiment as experiment
 
     def broken(*args, **kwargs):
         raise RuntimeError("drawing failed")
 
-    monkeypatch.setattr(validation, "_figures", broken)  # after the optimizer runs are written
-    out = tmp_path / "new" / "validation"
     plan = validation.ValidationPlan(optimizers=("rs",), seeds=(0,), budget_seconds=2e4)
-    with pytest.raises(RuntimeError, match="drawing failed"):
-        validation.validate(str(artefact), out, plan, table="nb201-cifar10")
-    assert not (tmp_path / "new").exists()
+    with monkeypatch.context() as patch:
+        patch.setattr(experiment, "run_experiment", broken)  # before any run is written
+        out = tmp_path / "new" / "validation"
+        with pytest.raises(RuntimeError, match="drawing failed"):
+            validation.validate(str(artefact), out, plan, table="nb201-cifar10")
+        assert not (tmp_path / "new").exists()
+    # a failure after runs are written keeps them (never delete finished work): the same call resumes
+    with monkeypatch.context() as patch:
+        patch.setattr(validation, "_figures", broken)
+        with pytest.raises(RuntimeError, match="drawing failed"):
+            validation.validate(str(artefact), out, plan, table="nb201-cifar10")
+    runs = sorted((out / "trajectories" / "runs").glob("*.parquet"))
+    assert len(runs) == 2
+    before = [run.stat().st_mtime_ns for run in runs]
+    validation.validate(str(artefact), out, plan, table="nb201-cifar10")
+    assert [run.stat().st_mtime_ns for run in runs] == before
 
 
 # --- point 15: out-of-range architecture ids ------------------------------------------------------

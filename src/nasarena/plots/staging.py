@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import OutputError
-from ..io.outputs import own_folder
+from ..io.outputs import MARK_FILE, own_folder
 
 
 @contextmanager
@@ -27,18 +27,23 @@ def owned_output(folder: Path, command: str, settings: Mapping | None = None,
                  recognised: Sequence[str] = ()) -> Iterator[Path]:
     """Yield ``folder`` made ready for ``command`` by :func:`~nasarena.io.outputs.own_folder`
     (a file, an unwritable folder or one holding files nasarena did not write is refused before
-    any work). When the block raises an error, the folders this call created are removed, so a
-    failed command leaves no empty or partial output; a folder that existed keeps what it held
-    (a resumable command's finished work), and so does any folder after an interrupt (Ctrl-C),
-    which a resumable command goes on from."""
+    any work). When the block raises an error before anything was written into the folder, the
+    folders this call created are removed, so a failed command leaves no empty output; a folder
+    that holds any result (a resumable command's finished work, or another process's writing
+    into the same new folder) is kept, as is any folder after an interrupt (Ctrl-C)."""
     created = _first_missing(Path(folder).absolute())
     owned = own_folder(folder, command, settings, recognised=recognised)
     try:
         yield owned
     except Exception:
-        if created is not None:
+        if created is not None and not _holds_results(owned):
             shutil.rmtree(created, ignore_errors=True)
         raise
+
+
+def _holds_results(folder: Path) -> bool:
+    """Whether ``folder`` holds any file besides nasarena's mark."""
+    return any(path.is_file() and path.name != MARK_FILE for path in folder.rglob("*"))
 
 
 def _first_missing(folder: Path) -> Path | None:
