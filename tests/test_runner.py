@@ -53,10 +53,14 @@ def test_invalid_cells_cost_nothing_and_do_not_count(lite):
 
 
 def test_caching_returns_the_first_result_for_free(lite):
-    cell = unique_cells().cell(9)
-    cached = run(lite, Scripted(lite.space, [cell] * 4), Budget(evaluations=4), seed=0, settings=RunSettings(caching=True))
+    """A repeated proposal is answered from the cache: no cost and no evaluation (issue 29)."""
+    cell, other = unique_cells().cell(9), unique_cells().cell(10)
+    optimizer = Scripted(lite.space, [cell] * 4 + [other])
+    cached = run(lite, optimizer, Budget(evaluations=2), seed=0, settings=RunSettings(caching=True))
     plain = run(lite, Scripted(lite.space, [cell] * 4), Budget(evaluations=4), seed=0)
-    assert cached.sim_time.nunique() == 1 and plain.sim_time.is_monotonic_increasing and plain.sim_time.nunique() == 4
+    assert len(cached) == 2 and len(optimizer.told) == 5 and len({o.valid_accuracy for o in optimizer.told[:4]}) == 1
+    assert cached.sim_time.iloc[0] == pytest.approx(lite.query(cell).cost_seconds)
+    assert plain.sim_time.is_monotonic_increasing and plain.sim_time.nunique() == 4
 
 
 def test_parallel_workers_finish_in_simulated_time_order(lite):

@@ -21,7 +21,8 @@ def run_command(
     jobs: int = typer.Option(0, help="Parallel processes (0: all cores)."),
     backend: str = typer.Option("process", help="process or ray."),
     workers: int = typer.Option(1, help="Asynchronous workers per run in simulated time (>= 1)."),
-    caching: bool = typer.Option(False, "--caching", help="Repeated queries return the first result at no cost."),
+    caching: bool = typer.Option(False, "--caching", help="Each architecture is evaluated once: proposed again, it is answered from the cache "
+                                 "at no cost and is no evaluation (the anytime paper's setup C)."),
     count_optimizer_time: bool = typer.Option(False, "--count-optimizer-time",
                                               help="Add the optimizer's CPU time to the clock."),
     setting: list[str] = typer.Option([], "--set", help="Optimizer setting, e.g. --set re.population_size=50."),

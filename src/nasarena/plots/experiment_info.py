@@ -40,8 +40,8 @@ class Configuration:
     budget_evaluations: int | None
     #: mean simulated time at the runs' last evaluation (seconds)
     mean_seconds: float = float("nan")
-    #: runs that stopped on the evaluation cap before spending the time budget (with caching a
-    #: repeated query is free, so a converged search can use up the cap while the clock stands still)
+    #: runs that stopped on the evaluation cap before spending the time budget (a cap below what the
+    #: time allows; or cached runs from before issue 29, whose cached answers counted as evaluations)
     capped_runs: int = 0
     #: mean simulated time at the last evaluation of those runs (NaN when none)
     capped_seconds: float = float("nan")

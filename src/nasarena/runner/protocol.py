@@ -6,6 +6,14 @@ the evaluations run asynchronously in simulated time and the worker that finishe
 the next ``ask``. The incumbent after each evaluation is the best architecture so far by
 validation accuracy; its test regret (optimum minus its mean test accuracy over trials at the
 highest budget) is looked up afterwards and never shown to the optimizer.
+
+Caching is the anytime paper's setup C (Sec. IV-C: "setting to one the maximum number of
+evaluations per architecture", with caching "within the benchmark querying API"; Sec. II-B: the
+saved TPU time goes to "more candidate architectures"): an architecture (at one fidelity) is
+evaluated once. Proposed again, it is answered from the cache: the optimizer is told the first
+result, the clock does not move, and it is no evaluation, so it writes no trajectory row and
+does not count towards ``Budget.evaluations``. Only new architectures spend the budget, so a
+cached run ends on its simulated time like any other, however often its search repeats itself.
 """
 
 from __future__ import annotations
@@ -26,6 +34,12 @@ from ..optimizers.base import Observation, Optimizer
 from .clock import OptimizerClock
 
 MAX_CONSECUTIVE_INVALID = 100_000
+#: With caching, the cached answers in a row after which a run is refused: an optimizer that only
+#: re-proposes evaluated architectures never moves the clock, and the run would never end.
+MAX_CONSECUTIVE_CACHED = 1_000_000
+#: What caching means, written into the settings hash of cached runs only (issue 29): runs made
+#: when a cached answer still counted as an evaluation never share a results file with these.
+CACHING_SEMANTICS = "each architecture and fidelity evaluated once; repeats answered from the cache, uncounted"
 
 
 @dataclass(frozen=True)
@@ -77,11 +91,14 @@ def settings_hash(optimizer: str, optimizer_settings: dict, run_settings: RunSet
                   benchmark_options: dict | None = None) -> str:
     """Short stable hash of everything that configures a run except the benchmark's name and the
     seed: with ``benchmark_options``, also the loader options that change what the benchmark
-    answers (absent when there are none, so the hashes of runs without them stay as they were)."""
+    answers (absent when there are none, so the hashes of runs without them stay as they were);
+    with caching, what caching means (:data:`CACHING_SEMANTICS`; runs without it keep their hash)."""
     configured = {"optimizer": optimizer, "settings": optimizer_settings, "run": run_settings.__dict__,
                   "budget": budget.__dict__}
     if benchmark_options:
         configured["benchmark_options"] = benchmark_options
+    if run_settings.caching:
+        configured["caching"] = CACHING_SEMANTICS
     text = json.dumps(configured, sort_keys=True, default=str)
     return hashlib.sha1(text.encode()).hexdigest()[:10]
 
@@ -123,16 +140,19 @@ def run(
     caching = settings.caching
     clock = OptimizerClock(exact=charge)
     read = clock.read
-    cache: dict = {}
-    events: list = []  # (finish time, sequence, worker, trial, result, identity)
+    cache: dict = {}  # (identity, fidelity) -> (result, time the result is known)
+    events: list = []  # (finish time, sequence, worker, trial, result, identity, cached)
     sequence = 0
     started = 0
     optimizer_ns = 0  # the optimizer's time so far, on the clock's scale (see .clock)
     rows: list[tuple] = []
     incumbent: tuple[float, str, float] | None = None  # (validation accuracy, id, regret)
 
+    cached_in_row = 0  # cached answers since the last evaluation
+
     def start_next(worker: int, now: float) -> None:
-        nonlocal sequence, started, optimizer_ns
+        """Ask until a proposal is evaluated (or answered from the cache) and queue its result."""
+        nonlocal sequence, started, optimizer_ns, cached_in_row
         invalid = 0
         while now < seconds_limit and started < evaluation_limit:
             before = read()
@@ -143,13 +163,9 @@ def run(
                 now += spent * 1e-9
             try:
                 identity = identity_of(trial.arch)
-                result = cache.get(identity) if caching else None
-                cost = 0.0
-                if result is None:
+                known = cache.get((identity, trial.fidelity)) if caching else None
+                if known is None:
                     result = query(trial.arch, trial.fidelity, rng=query_rng)
-                    cost = result.cost_seconds
-                    if caching:
-                        cache[identity] = result
             except InvalidArchitectureError:
                 invalid += 1
                 if invalid > MAX_CONSECUTIVE_INVALID:
@@ -158,15 +174,26 @@ def run(
                 tell(trial, Observation(0.0, 0.0, valid=False))
                 optimizer_ns += read() - before
                 continue
-            started += 1
             sequence += 1
-            heapq.heappush(events, (now + cost, sequence, worker, trial, result, identity))
+            if known is not None:  # answered when the first evaluation has finished, at no cost
+                cached_in_row += 1
+                if cached_in_row > MAX_CONSECUTIVE_CACHED:
+                    raise InvalidSettingError(
+                        f"caching: {optimizer.name} proposed only architectures it had evaluated, {cached_in_row:,} "
+                        f"times in a row, so the simulated clock stood still at {now:.4g} s; run it without caching")
+                heapq.heappush(events, (max(now, known[1]), sequence, worker, trial, known[0], identity, True))
+                return
+            cached_in_row = 0
+            started += 1
+            if caching:
+                cache[identity, trial.fidelity] = (result, now + result.cost_seconds)
+            heapq.heappush(events, (now + result.cost_seconds, sequence, worker, trial, result, identity, False))
             return
 
     for worker in range(settings.n_workers):
         start_next(worker, 0.0)
     while events:
-        finish, _, worker, trial, result, identity = heapq.heappop(events)
+        finish, _, worker, trial, result, identity, cached = heapq.heappop(events)
         before = read()
         tell(trial, observe(result.valid_accuracy, result.cost_seconds, True))
         after = read()
@@ -175,6 +202,9 @@ def run(
             finish += (after - before) * 1e-9
         elif after >= clock.next_sync:
             clock.sync(optimizer_ns, after)
+        if cached:  # no evaluation: nothing new to record
+            start_next(worker, finish)
+            continue
         if incumbent is None or result.valid_accuracy > incumbent[0]:
             incumbent = (result.valid_accuracy, identity, optimum - final_test_accuracy(trial.arch))
         rows.append((len(rows), finish, optimizer_ns, identity, result.fidelity, result.valid_accuracy,

@@ -1,0 +1,109 @@
+"""Issue 29: defaults a researcher can trust (points 1, 2, 4, 6 and 7).
+
+2. Caching is the anytime paper's setup C: each architecture is evaluated once, a repeated
+   proposal is answered from the cache and is no evaluation, so the time budget (not a cap on
+   queries) ends cached runs.
+"""
+
+import hashlib
+import json
+from dataclasses import replace
+
+import pytest
+
+from nasarena.errors import InvalidSettingError
+from nasarena.optimizers.base import Optimizer, Trial
+from nasarena.runner import Budget, RunSettings, protocol, run
+from nasarena.runner.presets import BUDGET, MAX_QUERIES, preset
+from nasarena.spaces.nb101 import unique_cells
+
+
+class Scripted(Optimizer):
+    """Proposes the given cells in turn (the last one for ever) and records what it was told."""
+
+    name = "scripted"
+
+    def __init__(self, space, cells):
+        super().__init__(space, 0)
+        self.cells = list(cells)
+        self.told = []
+
+    def _ask(self, number):
+        return Trial(self.cells.pop(0) if len(self.cells) > 1 else self.cells[0])
+
+    def _tell(self, trial, observation):
+        self.told.append(observation.valid_accuracy)
+
+
+# -- point 2: caching ---------------------------------------------------------------------------
+
+def test_a_cached_answer_is_no_evaluation_costs_nothing_and_tells_the_first_result(lite):
+    a, b, c = (unique_cells().cell(r) for r in (5, 6, 7))
+    optimizer = Scripted(lite.space, [a, a, b, a, b, c])
+    trajectory = run(lite, optimizer, Budget(evaluations=3), seed=0, settings=RunSettings(caching=True))
+    assert trajectory["arch_id"].tolist() == [a.hash, b.hash, c.hash]  # one row per architecture
+    assert trajectory["evaluation"].tolist() == [0, 1, 2]  # the cap counted evaluations, not answers
+    costs = [lite.query(cell).cost_seconds for cell in (a, b, c)]
+    assert trajectory["sim_time"].tolist() == pytest.approx([costs[0], costs[0] + costs[1], sum(costs)])
+    first = trajectory["valid_accuracy"].tolist()
+    assert optimizer.told == [first[0], first[0], first[1], first[0], first[1], first[2]]
+
+
+def test_a_cached_answer_waits_for_the_evaluation_still_running_on_another_worker(lite):
+    """Two workers: the second proposes the cell the first is training; its answer exists only
+    once that training ends, so its next evaluation starts then, not at time 0."""
+    a, b, c = (unique_cells().cell(r) for r in (5, 6, 7))
+    trajectory = run(lite, Scripted(lite.space, [a, a, b, c]), Budget(evaluations=3), seed=0,
+                     settings=RunSettings(n_workers=2, caching=True))
+    cost = {cell.hash: lite.query(cell).cost_seconds for cell in (a, b, c)}
+    times = dict(zip(trajectory["arch_id"], trajectory["sim_time"]))
+    assert times[a.hash] == pytest.approx(cost[a.hash])
+    assert times[b.hash] == pytest.approx(cost[a.hash] + cost[b.hash])
+    assert times[c.hash] == pytest.approx(cost[a.hash] + cost[c.hash])
+
+
+def test_a_cached_re_run_of_the_c_preset_reaches_its_simulated_budget(lite):
+    """Before issue 29 a cached answer counted as a query, and the preset's 100,000-query cap
+    stopped cached RE at 2.8-6.5e6 of its 1e7 s. Here (a shorter budget, the same rule): with a
+    cap below the answers the run needs, the budget still ends it, and every row is new."""
+    (spec,) = replace(preset("anytime-C"), budget=Budget(seconds=1e6, evaluations=1_000)).specs(
+        ["nb101-lite"], seeds=[0], optimizers=["re"])
+    from nasarena.optimizers import make
+
+    optimizer = make("re", lite.space, seed=0, **dict(spec.optimizer_settings))
+    asked = []
+    ask = optimizer.ask
+    optimizer.ask = lambda: asked.append(1) or ask()
+    trajectory = run(lite, optimizer, spec.budget, seed=0, settings=spec.run_settings)
+    assert trajectory["sim_time"].iloc[-2] < 1e6 <= trajectory["sim_time"].iloc[-1]
+    assert len(trajectory) < 1_000 < len(asked)  # more answers than the cap; fewer evaluations
+    assert trajectory["arch_id"].is_unique
+
+
+def test_the_preset_cap_cannot_stop_a_run_before_its_budget(lite):
+    """The cap is a safety net: the cheapest NB101 cell at 108 epochs costs 284 s, so 1e7 s pay
+    for at most 35,212 evaluations, far below it; it stopped none of the preset runs."""
+    cheapest = float(lite.mean_over_trials("cost_seconds").min())
+    assert cheapest == pytest.approx(284.24, abs=0.01)
+    assert BUDGET.seconds / cheapest + 1 < MAX_QUERIES == BUDGET.evaluations
+
+
+def test_caching_changes_the_hash_of_cached_runs_only():
+    """Old cached results (a cached answer was an evaluation) must not be served for new runs;
+    every other run keeps its hash."""
+    def old_hash(settings: RunSettings) -> str:
+        configured = {"optimizer": "re", "settings": {}, "run": settings.__dict__, "budget": BUDGET.__dict__}
+        return hashlib.sha1(json.dumps(configured, sort_keys=True, default=str).encode()).hexdigest()[:10]
+
+    for settings in (RunSettings(), RunSettings(n_workers=4), RunSettings(count_optimizer_time=True)):
+        assert protocol.settings_hash("re", {}, settings, BUDGET) == old_hash(settings)
+    cached = RunSettings(caching=True)
+    assert protocol.settings_hash("re", {}, cached, BUDGET) != old_hash(cached)
+
+
+def test_an_optimizer_that_only_repeats_itself_under_caching_is_refused(lite, monkeypatch):
+    monkeypatch.setattr(protocol, "MAX_CONSECUTIVE_CACHED", 50)
+    with pytest.raises(InvalidSettingError, match=r"scripted proposed only architectures it had evaluated, 51 "
+                                                  r"times in a row.*stood still at \d+ s"):
+        run(lite, Scripted(lite.space, [unique_cells().cell(5)]), Budget(seconds=1e6), seed=0,
+            settings=RunSettings(caching=True))
