@@ -121,3 +121,17 @@ def test_point15_the_final_table_holds_only_this_commands_runs(tmp_path):
     table = mine.stdout.split("final regret", 1)[1]
     assert " re " in table and " rs " not in table
     assert "also holds 3 run(s) of other commands" in mine.stdout
+
+
+def test_point05_run_keeps_a_folder_of_someone_elses_files(tmp_path):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.json").write_text('{"my": "notes"}')
+    assert_refused(nasarena_cli("run", "--optimizers", "rs", "--seeds", "0", "--max-evaluations", "5", "--jobs", "1",
+                                "--out", mine), "did not write", "notes.json")
+    assert sorted(p.name for p in mine.iterdir()) == ["notes.json"]
+    thesis = tmp_path / "thesis.txt"
+    thesis.write_text("chapter 1")
+    assert_refused(nasarena_cli("run", "--optimizers", "rs", "--seeds", "0", "--max-evaluations", "5", "--jobs", "1",
+                                "--out", thesis), "is a file")
+    assert thesis.read_text() == "chapter 1"

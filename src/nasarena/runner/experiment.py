@@ -35,6 +35,7 @@ import pyarrow.parquet
 
 from ..errors import DataFileError, InvalidSettingError, OutputError
 from ..io.files import atomic_write_bytes
+from ..io.outputs import own_folder
 from .claims import claim, partial_prefix, release, remove_stale_claims, remove_stale_partials
 from .protocol import TRAJECTORY_COLUMNS, Budget, RunSettings, run, settings_hash
 from .workers import context as worker_context
@@ -346,6 +347,8 @@ def run_experiment(
     todo = pending(specs, out)
     if not todo:
         return []
+    # one folder holds runs of many settings (each run its own file), so no settings are compared
+    own_folder(out, "run", recognised=(RUNS_DIR, "settings.json"))
     try:
         runs.mkdir(parents=True, exist_ok=True)
     except OSError as error:
