@@ -107,3 +107,57 @@ def test_an_optimizer_that_only_repeats_itself_under_caching_is_refused(lite, mo
                                                   r"times in a row.*stood still at \d+ s"):
         run(lite, Scripted(lite.space, [unique_cells().cell(5)]), Budget(seconds=1e6), seed=0,
             settings=RunSettings(caching=True))
+
+
+# -- point 1: the paper setups and NB-1Shot1 on the 3-trial benchmark --------------------------------
+
+def test_presets_run_on_the_3_trial_benchmark_unless_one_is_named():
+    for name in ("anytime-O", "anytime-C", "anytime-VS", "anytime-CVS"):
+        assert {s.benchmark for s in preset(name).specs()} == {"nb101-noisy"}
+        assert {s.benchmark for s in preset(name).specs(["nb101-lite"])} == {"nb101-lite"}
+
+
+def test_the_cli_preset_defaults_to_nb101_noisy_and_benchmark_still_chooses(tmp_path):
+    from typer.testing import CliRunner
+
+    from nasarena.cli.main import app
+    from nasarena.runner.experiment import load_results
+
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["run", "--preset", "anytime-O", "--optimizers", "re", "--seeds", "0",
+                                      "--jobs", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert set(load_results(out)["benchmark"]) == {"nb101-noisy"}
+    from nasarena.cli.run import _default_benchmark
+
+    assert _default_benchmark(None) == "nb101-lite"  # a plain grid keeps its fast default
+
+
+def test_nb1shot1_defaults_to_nb101_noisy_and_old_default_runs_get_another_hash():
+    from nasarena.benchmarks import benchmark
+    from nasarena.runner.experiment import grid
+
+    assert benchmark("nb1shot1-1").nb101.name == "nb101-noisy"
+    assert benchmark("nb1shot1-1", nb101="nb101-lite").nb101.name == "nb101-lite"
+    budget = Budget(seconds=1e6)
+    (default,) = grid(["nb1shot1-1"], ["re"], [0], budget)
+    (named,) = grid(["nb1shot1-1"], ["re"], [0], budget, benchmark_options={"nb101": "nb101-noisy"})
+    (lite,) = grid(["nb1shot1-1"], ["re"], [0], budget, benchmark_options={"nb101": "nb101-lite"})
+    assert default.settings_hash == named.settings_hash != lite.settings_hash
+    old_default = protocol.settings_hash("re", default.recorded_settings, default.run_settings, budget)
+    assert default.settings_hash != old_default  # runs made on nb101-lite by default are not reused
+    (plain,) = grid(["nb101-noisy"], ["re"], [0], budget)  # benchmarks without the option keep their hash
+    assert plain.settings_hash == old_default
+
+
+def test_nb1shot1_runs_end_to_end_and_the_report_first_says_the_benchmark_and_its_regret(tmp_path):
+    pytest.importorskip("matplotlib")
+    from nasarena.plots.report import write_report
+    from nasarena.runner.experiment import grid, run_experiment
+
+    out = tmp_path / "runs"
+    run_experiment(grid(["nb1shot1-1"], ["rs", "re"], range(2), Budget(seconds=2e5)), out, jobs=1)
+    html = write_report(out, tmp_path / "report").read_text()
+    first = html[html.index("Generated"):html.index("<h2>What was run</h2>")]
+    assert "nb1shot1-1: NAS-Bench-1Shot1 search space 1 over nb101-noisy" in first
+    assert "mean test accuracy over its three trials" in first

@@ -39,3 +39,31 @@ def regret_name(benchmark_names) -> str:
     if bases == [TEST]:
         return "test regret"
     return "regret on " + " / ".join(bases)
+
+
+#: What regret is on the NB101 tables, for a report's first lines.
+_NB101_REGRET = {
+    "nb101-noisy": "the best 3-trial mean test accuracy minus the incumbent's mean test accuracy over its three "
+                   "trials (the NB101 paper's semantics; the search saw one validation draw per query)",
+    "nb101": "the best 3-trial mean test accuracy minus the incumbent's mean over its three trials (official data)",
+    "nb101-lite": "the best single draw minus the incumbent's single draw, the very draw that selected it "
+                  "(optimistic: no training noise; see the note below)",
+}
+
+
+def regret_meaning(benchmark_name: str, nb101: str | None = None) -> str:
+    """One sentence on which benchmark a result comes from and what its regret means: the first
+    thing a reader of a report must know, since the same optimizer's regret differs several-fold
+    between the single-draw and the 3-trial NB101 tables. ``nb101`` is the table under a
+    NAS-Bench-1Shot1 benchmark (as its runs recorded it)."""
+    from ..benchmarks.registry import ONESHOT
+
+    if benchmark_name in ONESHOT:
+        table = nb101 or ("an NB101 table the runs did not record (before issue 29 nb101-lite unless path=DIR "
+                          "named an imported official store)")
+        within = _NB101_REGRET.get(nb101 or "", f"regret on {TEST}")
+        return (f"{benchmark_name}: NAS-Bench-1Shot1 search space {benchmark_name[-1]} over {table}; regret against "
+                f"the space's best cell: {within}.")
+    if benchmark_name in _NB101_REGRET:
+        return f"{benchmark_name}: regret is {_NB101_REGRET[benchmark_name]}."
+    return f"{benchmark_name}: regret on {regret_basis(benchmark_name)}."

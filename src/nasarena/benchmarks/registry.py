@@ -15,6 +15,8 @@ from .protocol import Benchmark
 #: Loader options that say where a benchmark's data is, not what it answers (an imported store,
 #: an artefact file, the live benchmark's result store, CIFAR-10 folder and device).
 LOCATION_OPTIONS = frozenset({"path", "store", "data", "device"})
+#: The NAS-Bench-1Shot1 benchmarks (a one-shot space over an NB101 table).
+ONESHOT = tuple(f"nb1shot1-{i}" for i in (1, 2, 3))
 
 
 @dataclass(frozen=True)
@@ -24,11 +26,19 @@ class Entry:
     load: Callable[..., Benchmark]
 
 
-def result_options(options: Mapping[str, object]) -> dict[str, object]:
+def result_options(options: Mapping[str, object], benchmark: str | None = None) -> dict[str, object]:
     """The loader options that change what a benchmark answers (the live benchmark's space,
     protocol and scale; NB-1Shot1's NB101 table): they belong in a run's settings hash, so a
-    results folder never serves runs made with other options (issue 28, point 8)."""
-    return {key: value for key, value in options.items() if key not in LOCATION_OPTIONS}
+    results folder never serves runs made with other options (issue 28, point 8).
+
+    A one-shot ``benchmark`` without ``nb101`` (or ``path``) names its default NB101 table: that
+    default changed (issue 29), and runs made on the old one must not share a hash with these."""
+    answering = {key: value for key, value in options.items() if key not in LOCATION_OPTIONS}
+    if benchmark in ONESHOT and "nb101" not in options and "path" not in options:
+        from .oneshot import DEFAULT_NB101
+
+        answering["nb101"] = DEFAULT_NB101
+    return answering
 
 
 def _nb101_lite(**options):
@@ -107,8 +117,9 @@ REGISTRY = Registry("benchmark", {
               _nb101_official),
         *(Entry(f"nb201-{d}", f"NAS-Bench-201 {d}, 15,625 cells, real accuracies at 12 and 200 epochs (embedded)",
                 _nb201(d)) for d in ("cifar10", "cifar100", "imagenet16-120")),
-        *(Entry(f"nb1shot1-{i}", f"NAS-Bench-1Shot1 search space {i} over an NB101 benchmark (nb101=NAME, default "
-                "nb101-lite, or path=DIR of an imported official store)", _oneshot(f"nb1shot1-{i}")) for i in (1, 2, 3)),
+        *(Entry(name, f"NAS-Bench-1Shot1 search space {name[-1]} over an NB101 benchmark (nb101=NAME, default "
+                "nb101-noisy, or path=DIR of an imported official store); regret against the space's best cell",
+                _oneshot(name)) for name in ONESHOT),
         Entry("live", "trains each queried architecture on CIFAR-10 (space=nb101|nb201|darts, protocol, scale "
               "knobs, data, store): real accuracies and measured cost, results stored", _live),
         Entry("surrogate", "a surrogate benchmark from an artefact of `nasarena surrogate fit` (path=FILE)",

@@ -10,7 +10,8 @@ from .run_arguments import parse_overrides, parse_seeds  # noqa: F401  (parse_se
 
 
 def run_command(
-    benchmark: str = typer.Option("nb101-lite", help="Benchmark name(s), comma-separated (see `nasarena benchmarks`)."),
+    benchmark: str = typer.Option(None, help="Benchmark name(s), comma-separated (see `nasarena benchmarks`); "
+                                             "default nb101-lite, with --preset nb101-noisy (its 3 trials)."),
     optimizers: str = typer.Option(None, help="Optimizer names, comma-separated (see `nasarena optimizers`); "
                                               "default rs,re, with --preset all of the preset's (or some of them)."),
     seeds: str = typer.Option(None, help="Seeds, e.g. 0-99 or 0,5,7-9 (each once, 0 to 2^63-1); default 0-9, "
@@ -50,7 +51,7 @@ def run_command(
 
     check.check_numbers(budget, max_evaluations, workers, jobs)
     check.check_backend(backend)
-    benchmarks = [b.strip() for b in benchmark.split(",") if b.strip()]
+    benchmarks = [b.strip() for b in (benchmark or _default_benchmark(preset)).split(",") if b.strip()]
     names = [o.strip() for o in (optimizers or "rs,re").split(",") if o.strip()]
     options = {**check.check_benchmarks(benchmarks, path), **_loader_options(space, benchmark_option)}
     check.check_live_space(benchmarks, options)
@@ -83,6 +84,13 @@ def run_command(
         typer.echo(f"{out} also holds {others} run(s) of other commands, not in this table (the report shows every "
                    "finished run)")
     typer.echo(f"figures and statistical tests: nasarena report {out} --out {out}-report")
+
+
+def _default_benchmark(preset: str | None) -> str:
+    """nb101-lite for a plain grid (fast, single draw); a preset's own (the 3-trial nb101-noisy)."""
+    from ..runner.presets import preset as named
+
+    return "nb101-lite" if preset is None else named(preset).benchmark
 
 
 def _preset_specs(name: str, benchmarks: list[str], options: dict, optimizers: list[str] | None,

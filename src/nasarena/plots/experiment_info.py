@@ -45,6 +45,8 @@ class Configuration:
     capped_runs: int = 0
     #: mean simulated time at the last evaluation of those runs (NaN when none)
     capped_seconds: float = float("nan")
+    #: the benchmark options that change its answers, as settings.json recorded them
+    benchmark_options: tuple[tuple[str, object], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,7 @@ def describe_experiment(results_dir: Path, results: pd.DataFrame) -> ExperimentD
             budget_seconds=seconds, budget_evaluations=cap, mean_seconds=float(runs["sim_time"].mean()),
             capped_runs=int(capped.sum()), capped_seconds=float(runs.loc[capped, "sim_time"].mean()) if capped.any()
             else float("nan"),
+            benchmark_options=tuple(sorted((entry or {}).get("benchmark_options", {}).items())),
         ))
     return ExperimentDescription(Path(results_dir), tuple(sorted(final["benchmark"].unique())), tuple(configurations))
 

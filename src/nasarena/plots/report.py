@@ -26,7 +26,7 @@ from ..analysis.anytime import Normalization, run_hypervolumes
 from ..analysis.attainment import attainment_surfaces, eaf_difference
 from ..analysis.curves import incumbent_curves
 from ..analysis.ecdf import final_regret_ecdfs, repetition_subsamples
-from ..analysis.regret_basis import UNITS, regret_basis, regret_name
+from ..analysis.regret_basis import UNITS, regret_basis, regret_meaning, regret_name
 from ..analysis.trajectories import RUN_KEYS, final_results, label, monotone_fronts
 from ..runner.experiment import RUNS_DIR, load_results
 from . import html
@@ -87,6 +87,7 @@ def _write(results_dir: Path, staging: Path, raw: pd.DataFrame, experiment: Expe
     words = regret_name(experiment.benchmarks)  # "test regret", or what else regret is measured on
     body = [
         *_provenance(command),
+        *_benchmark_lines(experiment),
         *_experiment_section(experiment),
         html.heading("Final quality"),
         *_regret_basis_html(experiment.benchmarks),
@@ -179,6 +180,14 @@ def _provenance(command: str | None) -> list[str]:
     command = command or shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]])
     generated = datetime.now(timezone.utc).isoformat(timespec="seconds")
     return [html.paragraph(f"Generated {generated} by: {command}", "muted")]
+
+
+def _benchmark_lines(experiment: ExperimentDescription) -> list[str]:
+    """First of all: which benchmark each result comes from and what its regret means (the same
+    search scores several-fold lower regret on the single-draw nb101-lite than on nb101-noisy)."""
+    tables = sorted({(c.benchmark, dict(c.benchmark_options).get("nb101")) for c in experiment.configurations},
+                    key=lambda pair: (pair[0], str(pair[1])))
+    return [html.paragraph("Benchmarks. " + " ".join(regret_meaning(bench, nb101) for bench, nb101 in tables))]
 
 
 def _experiment_section(experiment: ExperimentDescription) -> list[str]:

@@ -76,7 +76,7 @@ class RunSpec:
         """The benchmark options that change its answers (see ``benchmark_options``)."""
         from ..benchmarks.registry import result_options
 
-        return result_options(dict(self.benchmark_options))
+        return result_options(dict(self.benchmark_options), self.benchmark)
 
     @property
     def recorded_settings(self) -> dict:
