@@ -147,3 +147,19 @@ def test_point15_correlate_reports_errors_as_every_command_does(tmp_path, tiny_r
     refused(nasarena("oneshot", "correlate", out, "--workers", "1"), str(scores / "epoch-001.csv"),
             "no column arch_id, score")
     assert (scores / "epoch-001.csv").read_text() == "damaged\n1\n"
+
+
+def test_point01_a_refused_run_leaves_the_folders_it_marked_free_for_other_settings(tmp_path):
+    from nasarena.errors import OutputError
+    from nasarena.io.outputs import MARK_FILE
+    from nasarena.oneshot.experiment import claim, plan
+
+    first = quick_settings(optimizer="darts", learning_rate=0.05)
+    claim(plan([first], [0], tmp_path))
+    other = [quick_settings(optimizer="random-ws", learning_rate=0.2), quick_settings(optimizer="darts",
+                                                                                        learning_rate=0.2)]
+    with pytest.raises(OutputError, match="other settings"):
+        claim(plan(other, [0], tmp_path))  # random-ws/seed-0 is marked first, then darts/seed-0 refuses
+    assert not (tmp_path / "random-ws" / "seed-0" / MARK_FILE).exists()
+    assert (tmp_path / "darts" / "seed-0" / MARK_FILE).exists()
+    claim(plan([quick_settings(optimizer="random-ws", learning_rate=0.05)], [0], tmp_path))

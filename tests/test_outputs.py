@@ -92,3 +92,15 @@ def test_the_writer_lock_refuses_other_settings_while_held_and_is_taken_over_fro
     with writer_lock(target, {"strategies": ["re"]}):
         assert json.loads(lock.read_text())["owner"].endswith(str(os.getpid()))
     assert not lock.exists()
+
+
+def test_release_unused_takes_back_only_a_bare_mark(tmp_path):
+    from nasarena.io.outputs import release_unused
+
+    bare = own_folder(tmp_path / "bare", "oneshot run", {"x": 1})
+    release_unused(bare)
+    assert list(bare.iterdir()) == []
+    used = own_folder(tmp_path / "used", "oneshot run", {"x": 1})
+    (used / "records.jsonl").write_text("{}\n")
+    release_unused(used)
+    assert (used / MARK_FILE).exists()

@@ -123,6 +123,18 @@ def own_folder(folder: str | Path, command: str, settings: Mapping | None = None
     return folder
 
 
+def release_unused(folder: str | Path) -> None:
+    """Take back the mark of a folder that holds nothing else: a command refused after it claimed
+    some of its folders (one of several run folders belonged to another run) leaves them free
+    for any settings again. A folder with anything besides the mark keeps it."""
+    folder = Path(folder)
+    try:
+        if [p.name for p in folder.iterdir()] == [MARK_FILE]:
+            (folder / MARK_FILE).unlink()
+    except OSError:
+        pass  # gone or unreadable: nothing of ours to take back
+
+
 def check_writable(folder: Path, what: str = "--out") -> None:
     """Refuse a folder this process cannot create files in (read-only, full), before any work."""
     try:

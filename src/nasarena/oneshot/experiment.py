@@ -18,7 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..io.outputs import own_folder
+from ..errors import NasarenaError
+from ..io.outputs import MARK_FILE, own_folder, release_unused
 from .names import OPTIMIZERS
 from .records import EpochRecord
 from .run import RUN_COMMAND, check_run_dir, claim_run_dir
@@ -88,8 +89,17 @@ def claim(jobs: Sequence[Job]) -> None:
     directory is claimed with its settings and seed (:func:`~.run.claim_run_dir`)."""
     for folder in dict.fromkeys(job.experiment_dir for job in jobs):
         own_folder(folder, RUN_COMMAND, recognised=list(OPTIMIZERS))
-    for job in jobs:
-        claim_run_dir(job.run_dir, job.settings, job.seed)
+    marked_now = []
+    try:
+        for job in jobs:
+            new = not (job.run_dir / MARK_FILE).exists()
+            claim_run_dir(job.run_dir, job.settings, job.seed)
+            if new:
+                marked_now.append(job.run_dir)
+    except NasarenaError:
+        for folder in marked_now:  # refused on a later folder: those marked here stay free for other runs
+            release_unused(folder)
+        raise
 
 
 def _run(job: Job, data_path: str | None, threads: int, device: str | None, progress) -> list[EpochRecord]:
