@@ -161,3 +161,66 @@ def test_nb1shot1_runs_end_to_end_and_the_report_first_says_the_benchmark_and_it
     first = html[html.index("Generated"):html.index("<h2>What was run</h2>")]
     assert "nb1shot1-1: NAS-Bench-1Shot1 search space 1 over nb101-noisy" in first
     assert "mean test accuracy over its three trials" in first
+
+
+# -- point 4: irace in every setup, on the variable-size encoding in VS -------------------------------
+
+def test_the_variable_size_choices_are_the_config_space_encoding(lite):
+    """Active parameters per number of vertices are those a configuration of the encoding holds."""
+    from nasarena.spaces.nb101.config_space import VARIABLE_SIZE_NAMES, encode_config, from_variable_size_choices
+
+    rng = __import__("numpy").random.default_rng(0)
+    for row in rng.choice(len(unique_cells()), 200, replace=False):
+        config = encode_config(unique_cells().cell(int(row)), "variable_size")
+        active = lite.space.variable_size_active([config["num_vertices"] - 2])
+        assert {name for name, on in zip(VARIABLE_SIZE_NAMES, active) if on} == set(config)
+        choices = [config["num_vertices"] - 2] + [
+            (int(config[name]) if not name.startswith("op_") else ["conv3x3-bn-relu", "conv1x1-bn-relu",
+                                                                  "maxpool3x3"].index(config[name]))
+            if name in config else -1 for name in VARIABLE_SIZE_NAMES[1:]]
+        assert from_variable_size_choices(choices).hash == unique_cells().cell(int(row)).hash
+
+
+def test_irace_races_the_variable_size_encoding_with_conditional_parameters(lite):
+    from nasarena.optimizers import make
+    from nasarena.optimizers.racing import INACTIVE
+
+    irace = make("irace", lite.space, seed=0, encoding="variable_size")
+    assert len(irace.dims) == 27 and irace.dims[0] == 6  # num_vertices 2..7, 21 edges, 5 ops
+    candidates = irace.race.candidates
+    for candidate in candidates:
+        active = lite.space.variable_size_active(candidate.values)
+        assert [value != INACTIVE for value in candidate.values] == list(active)
+    assert {c.values[0] for c in candidates} == set(range(6))  # every size is sampled in the first race
+    trajectory = run(lite, irace, Budget(seconds=3e5), seed=0)
+    assert trajectory["sim_time"].iloc[-1] >= 3e5 and trajectory["arch_id"].nunique() > 5
+
+
+def test_an_inactive_parameter_keeps_the_elites_distribution():
+    import numpy as np
+
+    from nasarena.optimizers.racing import INACTIVE, updated_distributions
+
+    uniform = np.full((2, 3), 1 / 3)
+    updated = updated_distributions(uniform, [1, INACTIVE], step=0.5)
+    assert updated[0] == pytest.approx([1 / 6, 2 / 3, 1 / 6]) and updated[1] == pytest.approx(uniform[1])
+
+
+def test_irace_refuses_the_variable_size_encoding_of_a_space_without_one():
+    from nasarena.benchmarks import benchmark
+    from nasarena.optimizers import make
+
+    with pytest.raises(InvalidSettingError, match="irace: encoding='variable_size' needs NB101's variable-size "
+                                                  "encoding; the nb201 space has none"):
+        make("irace", benchmark("nb201-cifar10").space, seed=0, encoding="variable_size")
+
+
+def test_every_setup_runs_irace_with_the_package_defaults_said_in_its_description():
+    from nasarena.runner.presets import PRESETS
+
+    for name, chosen in PRESETS.items():
+        (irace,) = [run for run in chosen.runs if run.optimizer == "irace"]
+        assert irace.settings == ({"encoding": "variable_size"} if "VS" in name else {})
+        assert "irace with its package defaults" in chosen.summary and "supplementary material" in chosen.summary
+    (fixed,) = preset("anytime-O").specs(optimizers=["irace"], seeds=[0])
+    assert fixed.settings_hash == protocol.settings_hash("irace", {}, RunSettings(), BUDGET)  # as before

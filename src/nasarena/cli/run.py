@@ -99,7 +99,7 @@ def _preset_specs(name: str, benchmarks: list[str], options: dict, optimizers: l
 
     chosen = preset(name)
     specs = chosen.specs(benchmarks, seeds, options, optimizers)
-    typer.echo(f"{chosen.name}: {chosen.summary}" + (f" ({chosen.missing})" if chosen.missing else ""))
+    typer.echo(f"{chosen.name}: {chosen.summary}")
     if optimizers or seeds:
         typer.echo(f"  chosen: {', '.join(sorted({s.optimizer for s in specs}))}; {len({s.seed for s in specs})} seeds")
     return specs

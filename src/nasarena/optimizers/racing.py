@@ -1,7 +1,14 @@
 """Iterated racing in the spirit of irace (López-Ibáñez et al. 2016), over the space's categorical encoding.
 
 Each dimension of ``space.categorical_dims()`` is one categorical parameter (NB101: 21 edges
-and 5 ops; NB201: 6 edges). With d parameters irace plans N_iter = floor(2 + log2 d)
+and 5 ops; NB201: 6 edges). On NB101, ``encoding="variable_size"`` races the anytime paper's
+variable-size encoding instead (its setup VS): ``num_vertices`` is a parameter, and an edge or
+op is active only while its vertices exist, irace's conditional parameters (``space.
+variable_size_dims()``). An inactive parameter is not part of a configuration: it is ignored
+when the cell is built and leaves the elite's distribution of that parameter unchanged (irace
+samples it from the parent's distribution once it is active again). ``num_vertices`` is a
+categorical parameter here, like every other; irace would declare it an integer and sample it
+around the parent's value. With d parameters irace plans N_iter = floor(2 + log2 d)
 iterations and keeps up to N_min = floor(2 + log2 d) elites (``iterations``, ``elites``).
 
 Iteration j gets the budget B_j = (B - used) / (N_iter - j + 1) of the ``max_experiments``
@@ -51,12 +58,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InvalidSettingError
 from .base import Observation, Optimizer, Setting, Trial
 
 #: irace's cap on the number of candidates in one race (``maxConfigurations``).
 MAX_CANDIDATES = 1024
 #: Draws (each after a soft restart) before a race gives up a slot it cannot fill with a new candidate.
 MAX_DRAWS = 100
+#: The encodings irace races (variable_size: the anytime paper's setup VS, NB101 only).
+ENCODINGS = ("fixed", "variable_size")
+#: An inactive parameter's value in a candidate (a conditional parameter whose condition fails).
+INACTIVE = -1
 
 
 def friedman_survivors(costs: np.ndarray, confidence: float) -> np.ndarray:
@@ -97,10 +109,14 @@ def updated_distributions(probabilities: np.ndarray, values, step: float) -> np.
     """irace's update of an elite's categorical distributions (one row per parameter).
 
     Every probability shrinks by the factor 1 - ``step`` and the elite's own value of each
-    parameter gains ``step``; rows are renormalised.
+    parameter gains ``step``; rows are renormalised. A parameter the elite does not have
+    (``INACTIVE``) keeps its distribution, as in irace.
     """
-    updated = probabilities * (1.0 - step)
-    updated[np.arange(len(updated)), np.asarray(values)] += step
+    values = np.asarray(values)
+    active = np.flatnonzero(values != INACTIVE)
+    updated = probabilities.copy()
+    updated[active] *= 1.0 - step
+    updated[active, values[active]] += step
     return updated / updated.sum(axis=1, keepdims=True)
 
 
@@ -214,12 +230,17 @@ class IteratedRacing(Optimizer):
                           low=2, optional=True),
         "iterations": Setting(int, "planned races (default: 2 + log2 of the dimensions)", low=1, optional=True),
         "max_experiments": Setting(int, "evaluations over all races (irace's budget)", low=1),
+        "encoding": Setting(str, "'fixed': the space's categorical encoding; 'variable_size': NB101's with the "
+                            "number of vertices as a parameter and conditional edges and ops (anytime paper, "
+                            "setup VS)", choices=ENCODINGS),
     }
 
     def __init__(self, space, seed=0, *, first_test: int = 5, each_test: int = 1, confidence: float = 0.95,
-                 elites: int | None = None, iterations: int | None = None, max_experiments: int = 7500):
+                 elites: int | None = None, iterations: int | None = None, max_experiments: int = 7500,
+                 encoding: str = "fixed"):
         super().__init__(space, seed)
-        self.dims = np.array(space.categorical_dims())
+        self.encoding = encoding
+        self.dims = np.array(self._encoding_dims())
         default = int(2 + math.log2(len(self.dims)))  # irace's N_iter and minNbSurvival
         self.first_test = first_test
         self.each_test = each_test
@@ -236,6 +257,23 @@ class IteratedRacing(Optimizer):
         self.elite_candidates: list[Candidate] = []
         self._pending: dict[int, tuple[int, int, int]] = {}
         self.race = self._next_race()
+
+    def _encoding_dims(self) -> tuple[int, ...]:
+        """The choices per parameter of ``encoding``; the variable-size one exists on NB101 only."""
+        if self.encoding == "fixed":
+            return self.space.categorical_dims()
+        if not hasattr(self.space, "variable_size_dims"):
+            raise InvalidSettingError(f"irace: encoding='variable_size' needs NB101's variable-size encoding; the "
+                                      f"{getattr(self.space, 'name', type(self.space).__name__)} space has none")
+        return self.space.variable_size_dims()
+
+    def _configuration(self, values: tuple[int, ...]) -> tuple[tuple[int, ...], object]:
+        """The candidate of sampled ``values``: its inactive parameters set to ``INACTIVE``, and its cell."""
+        if self.encoding == "fixed":
+            return values, self.space.from_categorical(values)
+        active = self.space.variable_size_active(values)
+        values = tuple(value if on else INACTIVE for value, on in zip(values, active))
+        return values, self.space.from_variable_size(values)
 
     def _validate(self) -> None:
         """irace's budget check, which ties four settings together (each one's range is in SETTINGS)."""
@@ -283,8 +321,8 @@ class IteratedRacing(Optimizer):
         for _ in range(MAX_DRAWS):
             cumulative = np.cumsum(distributions, axis=1)
             draws = self.rng.random(len(cumulative)) * cumulative[:, -1]
-            values = tuple(np.minimum((cumulative <= draws[:, None]).sum(axis=1), self.dims - 1).tolist())
-            arch = self.space.from_categorical(values)
+            values, arch = self._configuration(
+                tuple(np.minimum((cumulative <= draws[:, None]).sum(axis=1), self.dims - 1).tolist()))
             identity = self.space.identity(arch)
             key = values if identity is None else identity
             if key not in taken:

@@ -158,6 +158,29 @@ def decode_config(values: Mapping[str, object], encoding: str = "categorical") -
     return Cell.from_checked(tuple(map(tuple, matrix)), ops)
 
 
+#: The variable-size encoding as independent categorical choices, for samplers that handle its
+#: conditions themselves (irace) without ConfigSpace: ``num_vertices`` (choice 0 is 2 vertices, 5
+#: is 7), then the edges of ``EDGE_NAMES`` (off/on) and the ops of ``OP_NAMES``.
+VARIABLE_SIZE_NAMES = (NUM_VERTICES, *EDGE_NAMES, *OP_NAMES)
+VARIABLE_SIZE_CHOICES = (MAX_VERTICES - MIN_VERTICES + 1,) + (2,) * len(EDGE_NAMES) + (len(OPS),) * len(OP_NAMES)
+
+
+def variable_size_active(num_vertices: int) -> tuple[bool, ...]:
+    """Which of ``VARIABLE_SIZE_NAMES`` are active with ``num_vertices`` vertices: the conditions
+    of :func:`build_config_space` (edge ``x -> y`` while ``y < n``, ``op_i`` while ``i < n - 1``)."""
+    edges = tuple(y < num_vertices for _, y in encodings.EDGE_PAIRS)
+    ops = tuple(vertex < num_vertices - 1 for vertex in range(1, len(OP_NAMES) + 1))
+    return (True, *edges, *ops)
+
+
+def from_variable_size_choices(choices) -> Cell:
+    """The cell of one choice per ``VARIABLE_SIZE_NAMES`` entry (inactive ones are ignored)."""
+    values = dict(zip(VARIABLE_SIZE_NAMES, (int(choice) for choice in choices)))
+    values[NUM_VERTICES] += MIN_VERTICES
+    values.update((name, OPS[values[name]]) for name in OP_NAMES)
+    return decode_config(values, "variable_size")
+
+
 def encode_config(cell: Cell, encoding: str = "categorical") -> dict[str, object]:
     """A configuration that decodes to ``cell``'s architecture (built from its canonical form).
 

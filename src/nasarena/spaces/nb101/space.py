@@ -12,7 +12,16 @@ from ..encoders import pick_encoder
 from . import encodings as cell_encodings
 from . import operations
 from .cell import INPUT, MAX_VERTICES, OPS, OUTPUT, Cell
-from .config_space import CONFIG_ENCODINGS, build_config_space, decode_config, encode_config
+from .config_space import (
+    CONFIG_ENCODINGS,
+    MIN_VERTICES,
+    VARIABLE_SIZE_CHOICES,
+    build_config_space,
+    decode_config,
+    encode_config,
+    from_variable_size_choices,
+    variable_size_active,
+)
 from .table import NUM_UNIQUE_CELLS, UniqueCells, unique_cells
 
 _ENCODERS = {"adjacency_one_hot": cell_encodings.adjacency_one_hot, "variable_size": cell_encodings.variable_size,
@@ -120,6 +129,20 @@ class NB101Space:
             matrix[x][y] = bit
         ops = (INPUT, *(OPS[v] for v in values[cell_encodings.NUM_EDGE_SLOTS :]), OUTPUT)
         return Cell.from_checked(tuple(map(tuple, matrix)), ops)
+
+    def variable_size_dims(self) -> tuple[int, ...]:
+        """The anytime paper's variable-size encoding as categorical choices (setup VS for irace):
+        ``num_vertices`` (6 choices, 2..7), the 21 edges (2) and the 5 ops (3); which of them are
+        active depends on ``num_vertices`` (:meth:`variable_size_active`)."""
+        return VARIABLE_SIZE_CHOICES
+
+    def variable_size_active(self, values) -> tuple[bool, ...]:
+        """The active dimensions of a choice per :meth:`variable_size_dims` (its first is num_vertices)."""
+        return variable_size_active(int(values[0]) + MIN_VERTICES)
+
+    def from_variable_size(self, values) -> Cell:
+        """The cell of a choice per :meth:`variable_size_dims` (it may be invalid; inactive ones ignored)."""
+        return from_variable_size_choices(values)
 
     config_encodings = CONFIG_ENCODINGS
 
