@@ -224,3 +224,33 @@ def test_every_setup_runs_irace_with_the_package_defaults_said_in_its_descriptio
         assert "irace with its package defaults" in chosen.summary and "supplementary material" in chosen.summary
     (fixed,) = preset("anytime-O").specs(optimizers=["irace"], seeds=[0])
     assert fixed.settings_hash == protocol.settings_hash("irace", {}, RunSettings(), BUDGET)  # as before
+
+
+# -- point 6: space 2's count beside the paper's, with the reason ------------------------------------
+
+def test_space_2_shows_our_count_and_the_papers_with_the_reason():
+    from nasarena.benchmarks import benchmark
+    from nasarena.spaces.oneshot.enumeration import SPACE_2_COUNT_REASON
+
+    described = benchmark("nb1shot1-2", nb101="nb101-lite").describe()
+    line = described.to_text().splitlines()[1]
+    assert line.startswith("  architectures: 16,632 (the paper's Table 1: 29,160; Table 1 counts space 2")
+    assert "360 wirings x 3^4 ops" in line and "the paper's counts" not in described.provenance
+    assert "16,632 architectures with loose ends (the paper's Table 1: 29,160), 3,609 without" in described.provenance
+    assert SPACE_2_COUNT_REASON in described.provenance
+    other = benchmark("nb1shot1-1", nb101="nb101-lite").describe()
+    assert other.count_note == "" and "6,240 architectures with loose ends, 2,487 without (the paper's Table 1 " \
+                                      "counts)" in other.provenance
+
+
+def test_the_space_analysis_says_why_a_count_differs_from_the_paper():
+    import numpy as np
+
+    from nasarena.analysis.space.oneshot import OneShotSpaces
+    from nasarena.spaces.oneshot.enumeration import SPACE_2_COUNT_REASON
+
+    counts = {("nb1shot1-2", True): 16632, ("nb1shot1-2", False): 3609}
+    summary = OneShotSpaces({key: np.array([0.06]) for key in counts}, counts).to_dict()
+    assert summary["nb1shot1-2"]["paper_architectures"] == 29160
+    assert summary["nb1shot1-2"]["count_differs"] == SPACE_2_COUNT_REASON
+    assert "count_differs" not in summary["nb1shot1-2 (no loose ends)"]

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..errors import InvalidSettingError
 from ..spaces.oneshot import OneShotSearchSpace, search_space
+from ..spaces.oneshot.enumeration import counts_text, paper_count_note
 from .protocol import Benchmark, Description
 from .result import BatchResult, Result
 
@@ -90,10 +91,10 @@ class OneShotBenchmark(Benchmark):
             metrics=base.metrics,
             real=f"every value is {base.name}'s for the architecture's NB101 cell: {base.real}",
             modelled=base.modelled,
-            provenance=(f"NAS-Bench-1Shot1 (Zela et al. 2020) search space {space.name[-1]}: {space.size:,} "
-                        f"architectures with loose ends, {space.count(loose_ends=False):,} without (the paper's "
-                        f"counts), {len(self.reachable_rows()):,} distinct NB101 cells in {base.name}; "
+            provenance=(f"NAS-Bench-1Shot1 (Zela et al. 2020) search space {space.name[-1]}: "
+                        f"{counts_text(space.name)}; {len(self.reachable_rows()):,} distinct NB101 cells in {base.name}; "
                         f"{base.name}: {base.provenance}"),
+            count_note=paper_count_note(space.name),
         )
 
     def reset_budget_counters(self) -> None:
@@ -127,8 +128,9 @@ def _nb101_benchmark(benchmark):
 
 
 def oneshot_accuracies(space, benchmark, loose_ends: bool) -> np.ndarray:
-    """The final test accuracy of every architecture of ``space`` (the paper's counts: 6,240 /
-    16,632 / 363,648 with loose ends, 2,487 / 3,609 / 24,066 without), in the order of
+    """The final test accuracy of every architecture of ``space`` (6,240 / 16,632 / 363,648 with
+    loose ends, 2,487 / 3,609 / 24,066 without: the paper's Table 1 but for space 2 with loose
+    ends, where it prints 29,160, see ``counts_text``), in the order of
     ``space.enumerate(loose_ends)``: the distributions of NAS-Bench-1Shot1's Fig. 6.
 
     ``benchmark`` is a tabular NB101 benchmark (or a one-shot benchmark, whose NB101 one is

@@ -24,12 +24,15 @@ class Description:
     real: str
     modelled: str
     provenance: str
+    #: beside the count where a paper prints another one: the paper's and why they differ
+    count_note: str = ""
 
     def to_text(self) -> str:
+        note = f" ({self.count_note})" if self.count_note else ""
         return "\n".join(
             [
                 f"{self.name} (version {self.version})",
-                f"  architectures: {self.num_architectures:,}; fidelities (epochs): "
+                f"  architectures: {self.num_architectures:,}{note}; fidelities (epochs): "
                 f"{', '.join(map(str, self.fidelities))}; trials per architecture: {self.trials}",
                 f"  metrics: {', '.join(self.metrics)}",
                 f"  real: {self.real}",

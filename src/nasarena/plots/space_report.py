@@ -18,6 +18,7 @@ import numpy as np
 
 from ..analysis.space.nb101 import PAPER_LOCALITY, SpaceAnalysis
 from ..io.files import atomic_write_bytes
+from ..spaces.oneshot.enumeration import SPACE_2_COUNT_REASON
 from . import html
 from .backend import new_figure, require_matplotlib, save_figure
 from .style import KNOWN_COLOURS, SPARE_COLOURS, publication
@@ -402,10 +403,8 @@ def _oneshot_section(analysis: SpaceAnalysis, figures: _Figures) -> list[str]:
                         "loose ends (architectures the table lacks are left out)."),
             html.table(["space", "architectures", "paper", "with a value", "median test error", "best test error"],
                        rows),
-            *([html.paragraph("Where 'architectures' differs from the paper's Table 1: the paper counts space 2 with "
-                              "loose ends as the plain product 360 wirings x 3^4 ops (29,160), while the rule that "
-                              "reproduces its other five counts gives 16,632 (nasarena.spaces.oneshot.enumeration).",
-                              "muted")]
+            *([html.paragraph(f"Where 'architectures' differs from the paper's Table 1: {SPACE_2_COUNT_REASON} "
+                              "(nasarena.spaces.oneshot.enumeration).", "muted")]
               if any(v["architectures"] != v["paper_architectures"] for v in summary.values()) else [])]
 
 
