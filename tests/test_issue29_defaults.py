@@ -254,3 +254,27 @@ def test_the_space_analysis_says_why_a_count_differs_from_the_paper():
     assert summary["nb1shot1-2"]["paper_architectures"] == 29160
     assert summary["nb1shot1-2"]["count_differs"] == SPACE_2_COUNT_REASON
     assert "count_differs" not in summary["nb1shot1-2 (no loose ends)"]
+
+
+# -- point 7: SMAC's 3 evaluations in setup O are our choice -------------------------------------------
+
+def test_the_presets_say_smacs_three_evaluations_are_our_choice():
+    for name in ("anytime-O", "anytime-VS"):
+        summary = preset(name).summary
+        assert "SMAC (3 evaluations per configuration: nasarena's choice" in summary and "'multiple'" in summary
+    assert "nasarena's choice" not in preset("anytime-C").summary  # one evaluation: the NB101 paper's own
+
+
+def test_the_report_says_smacs_repeated_evaluations_are_a_choice(tmp_path):
+    from nasarena.plots.experiment_info import Configuration, ExperimentDescription
+    from nasarena.plots.report import _smac_repeats_note
+
+    def configuration(optimizer: str, settings: dict) -> Configuration:
+        return Configuration("nb101-noisy", optimizer, optimizer, "0123456789", 20, tuple(range(20)), 3000.0,
+                             json.dumps(settings), "{}", 1e7, 100_000)
+
+    smac = configuration("smac3", {"repeated_evaluations": 3})
+    (note,) = _smac_repeats_note(ExperimentDescription(tmp_path, ("nb101-noisy",), (smac,)))
+    assert "nb101-noisy smac3: 3" in note and "nasarena&#x27;s choice" in note and "multiple times" in note
+    once = configuration("smac3", {"repeated_evaluations": 1})
+    assert _smac_repeats_note(ExperimentDescription(tmp_path, ("nb101-noisy",), (once, configuration("re", {})))) == []
