@@ -57,7 +57,7 @@ def test_real_values_kept_and_flagged(noisy, nb101_slices):
 def test_regret_on_mean_over_trials_and_queries_draw_trials(noisy):
     means = noisy.data.values[:, 0, :, 0, 2].mean(axis=1)
     assert noisy.optimum() == pytest.approx(float(means.max()))
-    assert 0.940 < noisy.optimum() < 0.948  # the paper's best mean is 0.9432; the best single real draw 0.9466
+    assert 0.942 < noisy.optimum() <= 0.9432  # the paper's best mean is 0.9432; the best single real draw 0.9466
     assert noisy.final_test_accuracy(5) == pytest.approx(float(means[5]))
     rng = np.random.default_rng(0)
     trials = {noisy.query(5, rng=rng).trial for _ in range(60)}
@@ -106,21 +106,23 @@ def test_the_tables_pairs_against_the_real_pairs_are_measured_and_reported(noisy
 
 
 def test_the_tables_modelled_pairs_reproduce_the_real_pairs_spread(noisy):
-    """The generated cross-trial pairs (cells outside the slice) against the real pairs of the
+    """The generated best-of-three pairs (cells outside the slice) against the real pairs of the
     slice cells with odd rows, which the fit never saw: within HELD_OUT_PAIR_TOLERANCE per bin."""
     table = _table_agreement(noisy)
     assert len(table.scored) == 8
     assert table.worst_error <= HELD_OUT_PAIR_TOLERANCE, table.bins
 
 
-def test_the_52_triples_disagreement_is_measured_and_reported(noisy):
-    """The between-trial scale follows the slice pairs; what the 52 real triples would imply
-    instead (a between-trial sd ~2.7x the model's) stays visible in agreement() and describe()."""
+def test_the_52_triples_beside_the_model_are_measured_and_reported(noisy):
+    """The between-trial scale follows the best-of-three slice pairs; the 52 real triples are set
+    beside it: their between-trial sd ~1.4x the model's (2.7x in version 1.1), their same-run
+    validation - test offset within 10 % of the model's."""
     triples = noise_model.agreement().triples.set_index("quantity")
-    assert triples.loc["between-trial sd", "ratio"] > 2
-    assert triples.loc["cross-trial pair spread", "ratio"] > 1.5
-    assert triples.loc["within-trial offset", "observed"] < triples.loc["within-trial offset", "model"]
-    assert "the 52 real triples disagree with the slice pairs" in noisy.describe().modelled
+    assert 1.1 < triples.loc["between-trial sd", "ratio"] < 1.7
+    assert 0.8 < triples.loc["cross-trial pair spread", "ratio"] < 1.3
+    assert 0.8 < triples.loc["best-of-three pair spread", "ratio"] < 1.4
+    assert abs(triples.loc["within-trial offset", "ratio"] - 1) < 0.1
+    assert "beside the 52 real triples" in noisy.describe().modelled
 
 
 def test_nb101_lite_says_validation_and_test_are_one_draw_in_describe_and_the_listing(lite):
