@@ -36,7 +36,7 @@ LOWER_BUDGETS = (4, 12, 36)
 #: Donors are drawn among this many fit-half cells nearest in 108-epoch validation accuracy
 #: (the level differences within a window stay below 0.001 over the 0.80-0.95 range).
 DONOR_WINDOW = 64
-#: Hash stream of the donor draw (the noise streams of nb101_noisy use 0-18 and 32-50).
+#: Hash stream of the donor draw (the noise streams of nb101_noisy use 0-18, 33-35 and 65-67).
 DONOR_STREAM = 64
 #: Share of the best cells (by 108-epoch validation) whose rank correlation is reported too.
 TOP_SHARE = 0.1

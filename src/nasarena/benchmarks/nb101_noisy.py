@@ -35,13 +35,13 @@ best 3-trial mean                           0.9479      0.9430      0.9432 (pape
 best mean without the 0.9432 bound          0.9479      0.9446      -
 mean of the top-100 3-trial means           0.9420      0.9411      not in the embedded data
 top-10 means                                0.9444      0.9425      -
-cells with a mean above 0.94                255         137         -
+cells with a mean above 0.94                255         136         -
 trial sd of the top-100 cells, median       0.0011      0.0023      -
 trial sd of the top-100 cells, rms          0.0013      0.0027      0.0034 (13 triples >= 0.92)
 drop of the top 1 % draws' second draw      -0.0014     -0.0025     -0.0031 (held-out slice)
 drop of the top 5 % draws' second draw      -0.0011     -0.0019     -0.0022 (held-out slice)
 between-trial sd vs the 52 triples          1/2.7       1/1.4       1
-modelled pairs vs held-out slice pairs      within 10%  within 14%  (per level bin)
+modelled pairs vs held-out slice pairs      within 10%  within 13%  (per level bin)
 ==========================================  ==========  ==========  ===========================
 
 The drop (``noise_model.regression_agreement``) is how far the median (second draw - trial 0's
