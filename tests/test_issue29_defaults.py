@@ -146,7 +146,7 @@ def test_nb1shot1_defaults_to_nb101_noisy_and_old_default_runs_get_another_hash(
     assert default.settings_hash == named.settings_hash != lite.settings_hash
     old_default = protocol.settings_hash("re", default.recorded_settings, default.run_settings, budget)
     assert default.settings_hash != old_default  # runs made on nb101-lite by default are not reused
-    (plain,) = grid(["nb101-noisy"], ["re"], [0], budget)  # benchmarks without the option keep their hash
+    (plain,) = grid(["nb101-lite"], ["re"], [0], budget)  # benchmarks without the option keep their hash
     assert plain.settings_hash == old_default
 
 
@@ -222,7 +222,7 @@ def test_every_setup_runs_irace_with_the_package_defaults_said_in_its_descriptio
         (irace,) = [run for run in chosen.runs if run.optimizer == "irace"]
         assert irace.settings == ({"encoding": "variable_size"} if "VS" in name else {})
         assert "irace with its package defaults" in chosen.summary and "supplementary material" in chosen.summary
-    (fixed,) = preset("anytime-O").specs(optimizers=["irace"], seeds=[0])
+    (fixed,) = preset("anytime-O").specs(["nb101-lite"], optimizers=["irace"], seeds=[0])
     assert fixed.settings_hash == protocol.settings_hash("irace", {}, RunSettings(), BUDGET)  # as before
 
 

@@ -128,3 +128,19 @@ def test_point05_hb_and_bohb_run_on_the_noisy_table_and_nb1shot1(tmp_path, bench
     results = load_results(out)
     assert set(results["optimizer"]) == {"hb", "bohb"}
     assert {4, 12} <= set(results["fidelity"]) and results["incumbent_test_regret"].notna().all()
+
+
+def test_point03_runs_on_the_new_table_never_resume_results_of_the_old_one():
+    from nasarena.benchmarks.nb101_noisy import VERSION
+    from nasarena.runner import Budget
+    from nasarena.runner.experiment import grid
+    from nasarena.runner.protocol import RunSettings, settings_hash
+
+    budget = Budget(seconds=1e7)
+    noisy = grid(["nb101-noisy"], ["re"], [0], budget)[0]
+    old = settings_hash("re", noisy.recorded_settings, RunSettings(), budget)  # as written before 2.0
+    assert noisy.settings_hash != old and noisy.result_options == {"nb101_noisy_version": VERSION}
+    oneshot = grid(["nb1shot1-1"], ["re"], [0], budget)[0]
+    assert oneshot.result_options == {"nb101": "nb101-noisy", "nb101_noisy_version": VERSION}
+    lite = grid(["nb101-lite"], ["re"], [0], budget)[0]  # other tables keep their hashes
+    assert lite.settings_hash == old
