@@ -3,7 +3,7 @@ evaluation: a run's kept supernets are scored, written in the format 'supernet e
 reads, and read back by it with the same numbers.
 
 Tiny scale (4 channels, one cell per stack, 16 x 16 images, 20 images per class, 2 epochs, a
-seeded subset of the architectures) on real CIFAR-10 and nb101-lite.
+seeded subset of the architectures) on real CIFAR-10 and nb101-noisy.
 """
 
 from __future__ import annotations

@@ -50,10 +50,11 @@ def lookup():
 
 
 @pytest.fixture(scope="module")
-def lite():
+def noisy():
+    """The default table of the one-shot lookups: nb101-noisy's three trials (issue 29)."""
     import nasarena
 
-    return nasarena.benchmark("nb101-lite")
+    return nasarena.benchmark("nb101-noisy")
 
 
 def _search(tmp_path, data, lookup, optimizer, seed=0, name="run", **changes):
@@ -67,20 +68,20 @@ def _without_time(records):
 
 
 @pytest.mark.parametrize("optimizer", sorted(OPTIMIZERS))
-def test_two_quick_epochs_record_everything(tmp_path, data, lookup, lite, optimizer):
+def test_two_quick_epochs_record_everything(tmp_path, data, lookup, noisy, optimizer):
     records = _search(tmp_path, data, lookup, optimizer)
     assert [r.epoch for r in records] == [1, 2]
     assert read_records(tmp_path / "run") == records
-    test = lite.mean_over_trials("test_accuracy")
+    test, valid = noisy.mean_over_trials("test_accuracy"), noisy.mean_over_trials("valid_accuracy")
     for r in records:
         assert r.optimizer == optimizer and r.space == SPACE and r.seed == 0
         assert 0 <= r.train_error <= 1 and 0 <= r.valid_error <= 1 and r.train_loss > 0
         arch = OneShotArch.from_string(r.architecture)
         cell = arch.to_cell()
         assert cell.hash == r.nb101_hash
-        row = int(lite.rows([cell])[0])
+        row = int(noisy.rows([cell])[0])
         assert r.nb101_test_accuracy == pytest.approx(float(test[row]))
-        assert r.nb101_valid_accuracy == pytest.approx(float(test[row]))  # nb101-lite: one draw for both
+        assert r.nb101_valid_accuracy == pytest.approx(float(valid[row]))  # means over the three trials
         assert r.test_regret == pytest.approx(lookup.optimum - r.nb101_test_accuracy)
         assert r.test_regret >= 0
         assert r.seconds >= r.search_seconds > 0

@@ -1,5 +1,5 @@
 """The regularisation study (NAS-Bench-1Shot1 Appendix E): the variants, their run folders, and one
-tiny end-to-end run of the command with its report (real CIFAR-10, nb101-lite)."""
+tiny end-to-end run of the command with its report (real CIFAR-10, nb101-noisy)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 validation accuracy only, the loop resumes from its log, the report is written.
 
 Tiny scale (4 channels, one cell per stack, 16 x 16 images, 20 images per class, budgets of 1
-and 2 search epochs) on real CIFAR-10 and nb101-lite.
+and 2 search epochs) on real CIFAR-10 and nb101-noisy.
 """
 
 from __future__ import annotations

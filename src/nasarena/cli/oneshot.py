@@ -27,7 +27,8 @@ def run(
                                            "class, 2 epochs."),
     set_: list[str] = typer.Option([], "--set", help="Override a setting, e.g. --set channels=8 "
                                                      "(see nasarena.oneshot.SearchSettings)."),
-    benchmark: str = typer.Option("nb101-lite", help="NB101 benchmark to look architectures up in."),
+    benchmark: str = typer.Option("nb101-noisy", help="NB101 benchmark to look architectures up in (3 trials; "
+                                                    "nb101-lite: one draw as validation and test)."),
     benchmark_path: Path = typer.Option(None, help="Directory of the imported official NB101 (--benchmark nb101)."),
     workers: int = typer.Option(1, help="Searches run at once (processes, or Ray CPUs when Ray starts here)."),
     threads: int = typer.Option(1, help="Torch threads per search. On CPUs the result depends on it (the "

@@ -80,7 +80,7 @@ def tune(
     out: Path = typer.Option(..., help="Results directory (resumable: rerun the same command)."),
 ) -> None:
     """BOHB over a one-shot optimizer's hyperparameters, objective the NB101 validation error (Sec. 5.4).
-    nb101-lite's validation and test accuracy are one draw; --set benchmark=nb101-noisy separates them."""
+    The default nb101-noisy separates validation and test; with --set benchmark=nb101-lite they are one draw."""
     from ..oneshot.names import check_optimizer
     from ..oneshot.settings import paper_settings, quick_settings
     from ..oneshot.tuning import TuneSetup

@@ -27,7 +27,7 @@ def evaluate(
                                                    "weights; for a NAS-Bench-1Shot1 space a run's weights/ "
                                                    "folder.")),
     benchmark: str = typer.Option("nb201-cifar10", help="Tabular benchmark giving the true accuracies (NB201, "
-                                                        "or nb1shot1-1/2/3 over nb101-lite)."),
+                                                        "or nb1shot1-1/2/3 over nb101-noisy)."),
     out: Path = typer.Option(Path("supernet-report"), help="Directory for metrics.csv, figures and report.html: "
                                                            "new, empty, or one this command wrote."),
     ks: str = typer.Option("10,50,100,500", help="Thresholds k of the top-architecture ID rate."),

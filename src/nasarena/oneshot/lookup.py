@@ -2,9 +2,10 @@
 
 The point of NAS-Bench-1Shot1: every architecture of its spaces is an NB101 cell, so the
 architecture a one-shot optimizer would return at any epoch is looked up instead of trained.
-Accuracies are the benchmark's mean over its trials at 108 epochs (``nb101-lite`` holds one
-real draw, which is both its validation and test accuracy; the imported official data has
-the real validation/test split and three trials). Test regret is against the best
+Accuracies are the benchmark's mean over its trials at 108 epochs (by default ``nb101-noisy``,
+three trials with their validation/test split, as the NB-1Shot1 benchmarks; ``nb101-lite``
+holds one real draw, which is both its validation and test accuracy; the imported official
+data has the real split and three trials). Test regret is against the best
 architecture of the space in the same benchmark.
 """
 
@@ -29,8 +30,10 @@ class Nb101Lookup:
     """Answers :meth:`look_up` for architectures of one one-shot space from one NB101 benchmark
     (the space's :class:`~nasarena.benchmarks.oneshot.OneShotBenchmark` over it)."""
 
-    def __init__(self, space: str, benchmark: str = "nb101-lite", path: str | None = None):
-        from ..benchmarks.oneshot import load
+    def __init__(self, space: str, benchmark: str | None = None, path: str | None = None):
+        from ..benchmarks.oneshot import DEFAULT_NB101, load
+
+        benchmark = benchmark or DEFAULT_NB101
 
         options = {"path": path} if path else {}
         self.space = oneshot_space(space).name

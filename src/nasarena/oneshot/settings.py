@@ -19,6 +19,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..benchmarks.oneshot import DEFAULT_NB101
 from ..errors import InvalidSettingError
 from ..spaces.oneshot import oneshot_space
 from .names import check_optimizer
@@ -95,7 +96,7 @@ class SearchSettings:
     controller_entropy_weight: float = 1e-4
     controller_baseline_decay: float = 0.99
     # where the discretised architecture is looked up
-    benchmark: str = "nb101-lite"
+    benchmark: str = DEFAULT_NB101  # the 3-trial table, as NB-1Shot1's benchmarks (issue 29)
     benchmark_path: str | None = None
     # the supernet's weights are kept every n epochs (and after the last) for the correlation
     # analysis of 'nasarena oneshot correlate'; 0 keeps none

@@ -2,9 +2,8 @@
 
 The paper's setup: BOHB's fidelity is the number of search epochs (25 to 100, eta 2, 16 workers),
 its objective the NB101 *validation* error of the architecture the search returns (the test
-error is recorded for the analysis only: the tuner never sees it; note that ``nb101-lite`` holds
-one draw per cell as both, while ``nb101-noisy`` and the imported ``nb101`` separate them, e.g.
-``--set benchmark=nb101-noisy``), and the configuration space
+error is recorded for the analysis only: the tuner never sees it; the default ``nb101-noisy`` and the
+imported ``nb101`` separate them, while ``nb101-lite`` holds one draw per cell as both), and the configuration space
 holds only hyperparameters of the search. Here the space is the one-shot method's learning
 rate, momentum, weight decay, cutout, batch size, architecture learning rate and, for GDAS,
 the temperature range, for PC-DARTS the channel fraction (:func:`hyperparameters`).
