@@ -278,3 +278,12 @@ def test_the_report_says_smacs_repeated_evaluations_are_a_choice(tmp_path):
     assert "nb101-noisy smac3: 3" in note and "nasarena&#x27;s choice" in note and "multiple times" in note
     once = configuration("smac3", {"repeated_evaluations": 1})
     assert _smac_repeats_note(ExperimentDescription(tmp_path, ("nb101-noisy",), (once, configuration("re", {})))) == []
+
+
+def test_the_report_finds_the_papers_table_i_row_of_the_presets_smac3():
+    # the presets run "smac3": its rows must show the paper's SMAC values, not an empty cell
+    from nasarena.analysis.setups import paper_table_i_row
+
+    assert paper_table_i_row("optimizer", "smac3") == "VS (18)  CVS (20)  O (23)  C (34)"
+    assert paper_table_i_row("setup", "O") == "SMAC (23)  irace (28)  RE (31)"
+    assert paper_table_i_row("optimizer", "tpe") == ""

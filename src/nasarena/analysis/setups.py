@@ -22,10 +22,23 @@ PAPER_TABLE_I = {
     ("C", "SMAC"): 34, ("C", "irace"): 50, ("C", "RE"): 55,
     ("CVS", "SMAC"): 20, ("CVS", "irace"): 42, ("CVS", "RE"): 50,
 }
+#: nasarena's optimizer names -> the paper's (the presets run the library-backed ``smac3``).
+PAPER_NAMES = {"re": "RE", "smac3": "SMAC", "smac": "SMAC", "irace": "irace"}
 CONFIDENCE = 0.98
 SCALE = 1e4
 #: The paper's order of the setups (its Table I and Fig. 3); other setup codes follow alphabetically.
 SETUP_ORDER = ("O", "VS", "C", "CVS")
+
+
+def paper_table_i_row(by: str, name: str) -> str:
+    """The paper's Table I row for a setup (``by="setup"``) or an optimizer (``by="optimizer"``,
+    nasarena's name), best first, e.g. ``"SMAC (23)  irace (28)  RE (31)"``; empty where it has none."""
+    if by not in ("setup", "optimizer"):
+        raise ValueError(f"by must be 'setup' or 'optimizer', got {by!r}")
+    wanted = name if by == "setup" else PAPER_NAMES.get(name, name)
+    entries = sorted((area, setup, algorithm) for (setup, algorithm), area in PAPER_TABLE_I.items()
+                     if (setup if by == "setup" else algorithm) == wanted)
+    return "  ".join(f"{algorithm if by == 'setup' else setup} ({area})" for area, setup, algorithm in entries)
 
 
 def setup_key(setup: str) -> tuple[int, str]:

@@ -455,7 +455,7 @@ def _setup_tables(figures: _Figures, final: pd.DataFrame, volumes: pd.DataFrame)
     Fig. 3 (hypervolume-gap boxplots by setup) is drawn when the experiment has several setups.
     A paragraph explains the setup codes."""
     from ..analysis.setups import CONFIDENCE as TABLE_I_CONFIDENCE
-    from ..analysis.setups import setup_key, setup_rank_table
+    from ..analysis.setups import paper_table_i_row, setup_key, setup_rank_table
     from ..analysis.statistics import rank_sum_table
     from .setups import setup_boxplots
 
@@ -468,7 +468,7 @@ def _setup_tables(figures: _Figures, final: pd.DataFrame, volumes: pd.DataFrame)
         for group, member in (("setup", "optimizer"), ("optimizer", "setup")):
             table = setup_rank_table(runs, by=group)
             rows = [(name, "  ".join(f"{r[member]}{'*' if r.best else ''} ({r.area:.0f})"
-                                     for _, r in members.iterrows()), _paper_table_i(group, name))
+                                     for _, r in members.iterrows()), paper_table_i_row(group, name))
                     for name, members in table.groupby(group, sort=False)]
             parts.append(html.table(
                 [group, f"{member}s by ECDF area of the final regret (x 10^4, smaller is better)",
@@ -494,16 +494,6 @@ def _setup_tables(figures: _Figures, final: pd.DataFrame, volumes: pd.DataFrame)
                                      f"{bench}: hypervolume gap of each run's (time, regret) front by setup (anytime "
                                      "paper, Fig. 3); lower is better, dots are runs."))
     return parts
-
-
-def _paper_table_i(group: str, name: str) -> str:
-    """The anytime paper's Table I row for a setup or an optimizer (empty where it has none)."""
-    from ..analysis.setups import PAPER_TABLE_I
-
-    paper_names = {"re": "RE", "smac": "SMAC", "irace": "irace"}
-    entries = sorted(((area, setup, algorithm) for (setup, algorithm), area in PAPER_TABLE_I.items()
-                      if (setup if group == "setup" else algorithm) == paper_names.get(name, name)))
-    return "  ".join(f"{algorithm if group == 'setup' else setup} ({area})" for area, setup, algorithm in entries)
 
 
 def _versions_section() -> list[str]:
