@@ -20,7 +20,6 @@ file's own recorded settings refuse it after).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import tempfile
@@ -28,6 +27,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from ..errors import OutputError
+from .fingerprint import settings_fingerprint
 from .processes import owner_alive, owner_text
 
 MARK_FILE = ".nasarena-output.json"
@@ -36,8 +36,7 @@ LOCK_SUFFIX = ".nasarena-writer"
 
 def fingerprint(settings: Mapping | None) -> str:
     """A short stable digest of JSON-able settings (key order does not matter)."""
-    text = json.dumps(settings, sort_keys=True, default=str, allow_nan=True)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return settings_fingerprint(settings)
 
 
 def _canonical(settings: Mapping | None):

@@ -13,14 +13,13 @@ decides whether a resumed run may continue (torch-free, so the CLI checks before
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..benchmarks.oneshot import DEFAULT_NB101
 from ..errors import InvalidSettingError
+from ..io.fingerprint import settings_fingerprint
 from ..spaces.oneshot import oneshot_space
 from .names import check_optimizer
 
@@ -159,8 +158,7 @@ class SearchSettings:
 
     def fingerprint(self) -> str:
         """A digest of every setting: a run only continues under the same one."""
-        text = json.dumps(self.to_dict(), sort_keys=True)
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        return settings_fingerprint(self.to_dict(), strict=True)
 
     def differences(self, other: SearchSettings) -> dict[str, tuple[object, object]]:
         """``{name: (self's value, other's value)}`` for every setting that differs."""

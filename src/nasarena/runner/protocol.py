@@ -18,9 +18,7 @@ cached run ends on its simulated time like any other, however often its search r
 
 from __future__ import annotations
 
-import hashlib
 import heapq
-import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,6 +28,7 @@ import pandas as pd
 
 from ..benchmarks.protocol import InvalidArchitectureError
 from ..errors import InvalidSettingError
+from ..io.fingerprint import settings_fingerprint
 from ..optimizers.base import Observation, Optimizer
 from .clock import OptimizerClock
 
@@ -100,8 +99,7 @@ def settings_hash(optimizer: str, optimizer_settings: dict, run_settings: RunSet
         configured["benchmark_options"] = benchmark_options
     if run_settings.caching:
         configured["caching"] = CACHING_SEMANTICS
-    text = json.dumps(configured, sort_keys=True, default=str)
-    return hashlib.sha1(text.encode()).hexdigest()[:10]
+    return settings_fingerprint(configured, digest="sha1", length=10)  # stored in result names: never change
 
 
 TRAJECTORY_COLUMNS = [

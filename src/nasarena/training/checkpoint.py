@@ -12,7 +12,6 @@ with an error that names the settings that differ.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ import torch
 
 from ..errors import DataFileError, InvalidSettingError
 from ..io.files import atomic_write_bytes
+from ..io.fingerprint import canonical_json, settings_fingerprint
 
 CHECKPOINT_FILE = "checkpoint.pt"
 FORMAT = "nasarena-training-checkpoint"
@@ -29,8 +29,8 @@ VERSION = 1
 
 
 def fingerprint(settings: dict) -> str:
-    """sha256 (first 16 hex digits) of the settings' canonical JSON."""
-    return hashlib.sha256(json.dumps(settings, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    """sha256 (first 16 hex digits) of the settings' canonical JSON (:mod:`nasarena.io.fingerprint`)."""
+    return settings_fingerprint(settings)
 
 
 @dataclass(frozen=True)
@@ -90,6 +90,6 @@ def _differences(old: dict, new: dict, prefix: str = "") -> list[str]:
         name = f"{prefix}{key}"
         if isinstance(a, dict) and isinstance(b, dict):
             found.extend(_differences(a, b, f"{name}."))
-        elif json.dumps(a, sort_keys=True, default=str) != json.dumps(b, sort_keys=True, default=str):
+        elif canonical_json(a) != canonical_json(b):
             found.append(f"{name} ({a!r} then, {b!r} now)")
     return found

@@ -31,13 +31,12 @@ and the range.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 from dataclasses import asdict, dataclass, fields
 from dataclasses import replace as dataclass_replace
 
 from ..errors import InvalidSettingError, unknown_name
+from ..io.fingerprint import settings_fingerprint
 
 OPTIMIZERS = ("rmsprop_tf", "sgd")
 SCHEDULE_UNITS = ("step", "epoch")
@@ -126,8 +125,7 @@ class Protocol:
 
     def fingerprint(self) -> str:
         """Short stable hash of every setting."""
-        text = json.dumps(self.to_dict(), sort_keys=True)
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        return settings_fingerprint(self.to_dict(), strict=True)
 
 
 #: Accepted values per setting: (type, low, high) for numbers (inclusive), a tuple of choices for
