@@ -9,13 +9,12 @@ from dataclasses import asdict, dataclass, fields
 import numpy as np
 
 from ..errors import UnknownNameError
-from ..io.packaged import load_arrays, read_manifest
+from ..io.packaged import LITE_FILE, load_arrays, read_manifest
 from ..spaces.nb101 import Cell, unique_cells
 from ..spaces.nb101.space import NB101Space
 from .protocol import Description, InvalidArchitectureError
 from .tabular import END, METRICS, TabularBenchmark, TabularData
 
-LITE_FILE = "nb101-lite.npz.xz"
 #: What nb101-lite's single draw does to regret; said in describe() and above a report's first figure.
 LITE_SAME_DRAW = (
     "nb101-lite: validation and test accuracy are the same single real draw per cell, so the incumbent is scored "

@@ -50,10 +50,8 @@ from scipy.ndimage import gaussian_filter1d
 from scipy.optimize import brentq
 from scipy.special import ndtri
 
-from ..io.packaged import load_arrays
+from ..io.packaged import LITE_FILE, TRIPLES_FILE, load_arrays
 
-LITE_FILE = "nb101-lite.npz.xz"
-TRIPLES_FILE = "nb101-pertrial-52.npz"
 #: A draw below this accuracy is a failed (diverged) run; CIFAR-10 chance level is 0.10.
 FAILED_BELOW = 0.2
 #: Level bins of the pair-spread fit (the bins outside hold too few pairs for a stable spread).

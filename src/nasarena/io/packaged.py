@@ -22,6 +22,14 @@ from ..errors import DataFileError
 from .files import atomic_write_bytes
 
 MANIFEST = "manifest.json"
+#: The package data files, named once (each is listed in the manifest with its provenance).
+LITE_FILE = "nb101-lite.npz.xz"  # nb101-lite: every NB101 cell, one real draw; nb101-noisy's base
+TRIPLES_FILE = "nb101-pertrial-52.npz"  # 52 cells with their three real trials (the noise model's check)
+CELLS_FILE = "nb101-cells.npz"  # NB101 hashes and canonical representatives
+LOOKUP_FILE = "nb101-lookup.npz.xz"  # NB101 full DAGs and the row of every labelled graph
+NB201_FILE = "nb201.npz.xz"  # the NB201 tables
+NB201_GDAS_SUPERNET_FILE = "nb201-gdas-supernet.npz.xz"  # GDAS supernet records on NB201
+PACKAGED_FILES = (LITE_FILE, TRIPLES_FILE, CELLS_FILE, LOOKUP_FILE, NB201_FILE, NB201_GDAS_SUPERNET_FILE)
 
 
 class DataIntegrityError(DataFileError, RuntimeError):

@@ -14,10 +14,8 @@ import numpy as np
 
 from ...benchmarks.tabular import COST, END, TEST, TRAIN, VALID
 from ...errors import InvalidSettingError
-from ...io.packaged import load_arrays
+from ...io.packaged import LITE_FILE, load_arrays
 from ...spaces.nb101.table import NUM_UNIQUE_CELLS
-
-LITE_FILE = "nb101-lite.npz.xz"
 
 
 @dataclass(frozen=True)
