@@ -161,6 +161,8 @@ def test_nb1shot1_runs_end_to_end_and_the_report_first_says_the_benchmark_and_it
     first = html[html.index("Generated"):html.index("<h2>What was run</h2>")]
     assert "nb1shot1-1: NAS-Bench-1Shot1 search space 1 over nb101-noisy" in first
     assert "mean test accuracy over its three trials" in first
+    # the page that shows these runs says how they stand against the paper's discrete comparison
+    assert "discrete comparison (its Sec. 5.4" in html and "280 evaluations" in html
 
 
 # -- point 4: irace in every setup, on the variable-size encoding in VS -------------------------------

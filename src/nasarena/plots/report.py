@@ -26,6 +26,7 @@ from ..analysis.anytime import Normalization, run_hypervolumes
 from ..analysis.attainment import attainment_surfaces, eaf_difference
 from ..analysis.curves import incumbent_curves
 from ..analysis.ecdf import final_regret_ecdfs, repetition_subsamples
+from ..analysis.paper_notes import nb1shot1_notes
 from ..analysis.regret_basis import UNITS, regret_basis, regret_meaning, regret_name
 from ..analysis.trajectories import RUN_KEYS, final_results, label, monotone_fronts
 from ..runner.experiment import RUNS_DIR, load_results
@@ -92,6 +93,7 @@ def _write(results_dir: Path, staging: Path, raw: pd.DataFrame, experiment: Expe
         html.heading("Final quality"),
         *_regret_basis_html(experiment.benchmarks),
         *_lite_note(experiment.benchmarks),
+        *[html.paragraph(note, "note") for note in nb1shot1_notes(experiment.benchmarks)],
         *_final_regret_html(regret, words),
         *_best_architectures_html(final),
         figures.add(final_regret_ecdf(final_regret_ecdfs(results), style, regret_label=f"final {words}"),
