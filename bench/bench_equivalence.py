@@ -25,7 +25,7 @@ Measured (2026-11-25; mean final regret new / reference, Mann-Whitney p, CPU rat
         nb101-lite, 50 seeds x 200 evaluations                      0.00578 / 0.00598  p 0.92   62x
       both repeated_evaluations=3 (SMAC3's intensifier):
         nb201-cifar10, 100 seeds x 150 evaluations                  0.00305 / 0.00317  p 0.87   37x
-        nb101-noisy, 50 seeds x 200 evaluations                     0.00929 / 0.00919  p 0.79   66x
+        nb101-noisy 1.1, 50 seeds x 200 evaluations                 0.00929 / 0.00919  p 0.79   66x
     bananas vs predictor=sklearn, nb201-cifar10, 100 x 150          0.00097 / 0.00097  p 0.86  4.4x
     bananas vs predictor=sklearn, nb101-lite, 50 x 300              0.00278 / 0.00273  p 0.58  5.5x
       (both training new networks at every retraining, the original's schedule, now warm_steps=null)
