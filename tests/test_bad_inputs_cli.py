@@ -84,7 +84,7 @@ def test_point11_run_bad_arguments_are_one_line_errors(tmp_path, args, fragments
 def test_point11_the_installed_command_reports_errors_the_same_way(tmp_path):
     out = tmp_path / "results"
     env = {**os.environ, "NASARENA_PROGRESS": "0"}
-    done = subprocess.run([NASARENA, "run", "--benchmark", "nope", "--out", out], capture_output=True, text=True,
+    done = subprocess.run([NASARENA, "run", "--benchmarks", "nope", "--out", out], capture_output=True, text=True,
                           env=env, timeout=120)
     assert done.returncode == 2 and done.stderr.startswith("error: unknown benchmark 'nope'")
     assert len(done.stderr.strip().splitlines()) == 1 and not out.exists()
@@ -307,7 +307,7 @@ def test_point11_surrogate_evaluate_refuses_a_json_path_it_cannot_write(tmp_path
 
 @pytest.mark.parametrize(("args", "fragment"), [
     (["--budget", "inf"], "--budget"), (["--sizes", "abc"], "--sizes"), (["--sizes", "0"], "--sizes"),
-    (["--curve-members", "0"], "--curve-members"), (["--factor", "nan"], "--factor"), (["--jobs", "0"], "--jobs"),
+    (["--curve-members", "0"], "--curve-members"), (["--factor", "nan"], "--factor"), (["--jobs", "-1"], "--jobs"),
 ])
 def test_point8_and_11_surrogate_validate_checks_its_numbers_first(tmp_path, args, fragment):
     """Siblings of run's checks: refused at once, not after the learning curves."""

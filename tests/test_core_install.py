@@ -49,24 +49,24 @@ def test_core_install_runs_an_experiment_and_lists_what_it_has(tmp_path):
 
 
 def test_core_install_reports_errors_in_one_line():
-    done = _cli("run", "--benchmark", "nope")
+    done = _cli("run", "--benchmarks", "nope")
     assert done.returncode == 2
     assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr
 
 
 @pytest.mark.parametrize("args, module, extra", [
-    (["run", "--benchmark", "nb101-lite", "--optimizers", "smac3", "--seeds", "0", "--max-evaluations", "5", "--jobs",
+    (["run", "--benchmarks", "nb101-lite", "--optimizers", "smac3", "--seeds", "0", "--max-evaluations", "5", "--jobs",
       "1", "--out", "{out}"], "smac", "optimizers"),
-    (["run", "--benchmark", "nb101-lite", "--optimizers", "smac", "--seeds", "0", "--max-evaluations", "5", "--jobs",
+    (["run", "--benchmarks", "nb101-lite", "--optimizers", "smac", "--seeds", "0", "--max-evaluations", "5", "--jobs",
       "1", "--out", "{out}"], "sklearn", "surrogates"),
-    (["run", "--benchmark", "nb101-lite", "--optimizers", "tpe-optuna", "--seeds", "0", "--max-evaluations", "5",
+    (["run", "--benchmarks", "nb101-lite", "--optimizers", "tpe-optuna", "--seeds", "0", "--max-evaluations", "5",
       "--jobs", "1", "--out", "{out}"], "optuna", "optimizers"),
-    (["run", "--benchmark", "nb101-xgb-v1.0", "--optimizers", "rs", "--seeds", "0", "--max-evaluations", "5",
+    (["run", "--benchmarks", "nb101-xgb-v1.0", "--optimizers", "rs", "--seeds", "0", "--max-evaluations", "5",
       "--out", "{out}"], "xgboost", "surrogates"),
     (["surrogate", "info", "nb101-xgb-v1.0"], "xgboost", "surrogates"),
-    (["run", "--benchmark", "live", "--space", "nb201", "--optimizers", "rs", "--seeds", "0", "--max-evaluations", "1",
+    (["run", "--benchmarks", "live", "--space", "nb201", "--optimizers", "rs", "--seeds", "0", "--max-evaluations", "1",
       "--out", "{out}"], "torch", "torch"),
-    (["collect", "--space", "nb201", "--strategy", "rs", "--n", "2", "--out", "{out}"], "torch", "torch"),
+    (["collect", "--space", "nb201", "--strategies", "rs", "--n", "2", "--out", "{out}"], "torch", "torch"),
     (["analyze", "nb201-cifar10", "--out", "{out}"], "matplotlib", "plots"),
     (["supernet", "evaluate", "--out", "{out}"], "matplotlib", "plots"),
     (["oneshot", "run", "--quick", "--out", "{out}"], "torch", "torch"),

@@ -20,7 +20,7 @@ from nasarena.errors import DataFileError, InvalidSettingError
 from nasarena.oneshot import quick_settings, read_records
 from nasarena.oneshot.correlation import BATCH_ORDER, Task, score_task, spearman_table
 
-TINY = ["--space", "nb1shot1-1", "--optimizer", "random-ws", "--quick", "--seeds", "0", "--set", "epochs=1",
+TINY = ["--space", "nb1shot1-1", "--optimizers", "random-ws", "--quick", "--seeds", "0", "--set", "epochs=1",
         "--set", "cells_per_stack=1", "--set", "subset=20"]
 ENVIRONMENT = {**os.environ, "OMP_NUM_THREADS": "1"}
 
@@ -134,7 +134,7 @@ def test_point13c_report_names_a_corrupt_correlation_table(tmp_path, tiny_run):
 
 
 def test_point15_correlate_reports_errors_as_every_command_does(tmp_path, tiny_run):
-    refused(nasarena("oneshot", "correlate", tmp_path / "none", "--workers", "1"), "no one-shot runs")
+    refused(nasarena("oneshot", "correlate", tmp_path / "none", "--jobs", "1"), "no one-shot runs")
     out = shutil.copytree(tiny_run, tmp_path / "out")
     run_dir = out / "random-ws" / "seed-0"
     (run_dir / "supernets").mkdir()
@@ -144,7 +144,7 @@ def test_point15_correlate_reports_errors_as_every_command_does(tmp_path, tiny_r
     (scores / "scoring.json").write_text(json.dumps({"batches": 1, "architectures": None, "seed": 0,
                                                     "order": BATCH_ORDER}))
     (scores / "epoch-001.csv").write_text("damaged\n1\n")
-    refused(nasarena("oneshot", "correlate", out, "--workers", "1"), str(scores / "epoch-001.csv"),
+    refused(nasarena("oneshot", "correlate", out, "--jobs", "1"), str(scores / "epoch-001.csv"),
             "no column arch_id, score")
     assert (scores / "epoch-001.csv").read_text() == "damaged\n1\n"
 

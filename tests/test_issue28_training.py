@@ -53,7 +53,7 @@ def train_arguments(*extra, scale=("channels=4", "cells_per_stage=1")) -> list[s
 
 def collect_arguments(folder: Path, store: Path, out: Path, strategy: str, n: int, trajectory: int) -> list[str]:
     """``nasarena collect`` of 4-channel NB201 networks, one epoch of 8x8 images each."""
-    return ["collect", "--space", "nb201", "--strategy", strategy, "--n", str(n), "--trajectory", str(trajectory),
+    return ["collect", "--space", "nb201", "--strategies", strategy, "--n", str(n), "--trajectory", str(trajectory),
             "--out", str(out), "--data", str(folder), "--store", str(store), *TINY, "--scale", "channels=4",
             "--scale", "cells_per_stage=1", "--set", "batch_size=100"]
 

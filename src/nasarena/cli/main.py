@@ -15,7 +15,14 @@ from .supernet import app as supernet_app
 from .surrogate import app as surrogate_app
 from .train import train_command
 
-app = typer.Typer(cls=ReportingGroup, help="nasarena: exact, fast, reproducible NAS benchmarking.", no_args_is_help=True)
+#: The vocabulary every command speaks (see .vocabulary), under the root's --help.
+VOCABULARY = ("Every command: --jobs N parallel processes (0: all cores); --workers only an optimizer's own workers "
+              "(run: simulated, oneshot tune: BOHB's); lists comma-separated in plural options (--optimizers darts,gdas, "
+              "--seeds 0-9,12); --set [NAME.]KEY=VALUE, repeatable (NAME: the one optimizer, protocol or model it is "
+              "for; without it, for all); a bad input is one line 'error: ...' on stderr, exit status 2.")
+
+app = typer.Typer(cls=ReportingGroup, help="nasarena: exact, fast, reproducible NAS benchmarking.", no_args_is_help=True,
+                  epilog=VOCABULARY)
 app.add_typer(nb101_app, name="nb101")
 app.add_typer(oneshot_app, name="oneshot")
 app.add_typer(supernet_app, name="supernet")

@@ -73,7 +73,8 @@ def import_command(
 @app.command("enumerate")
 def enumerate_command(
     out: Path = typer.Option(None, help="Directory to write the space table to (default: print a summary only)."),
-    workers: int = typer.Option(0, help="Worker processes for md5 (0: all cores)."),
+    jobs: int = typer.Option(0, help="Parallel processes for md5 (0: all cores)."),
+    old_workers: int = typer.Option(None, "--workers", hidden=True, help="Old name of --jobs."),
 ) -> None:
     """Rebuild the table of unique cells from scratch and check it against the shipped one."""
     import numpy as np
@@ -81,9 +82,11 @@ def enumerate_command(
     from ..spaces.nb101 import unique_cells
     from ..spaces.nb101.enumeration import enumerate_space
     from ..spaces.nb101.lookup import save_enumeration
+    from .vocabulary import processes
 
+    count = processes(jobs, old_workers)
     start = time.perf_counter()
-    enumeration = enumerate_space(workers or None)
+    enumeration = enumerate_space(count)
     elapsed = time.perf_counter() - start
     typer.echo(f"enumerated {len(enumeration.row_of_labelled):,} labelled graphs, "
                f"{len(enumeration.hashes):,} unique cells in {elapsed:.1f} s")

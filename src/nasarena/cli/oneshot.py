@@ -7,16 +7,22 @@ from pathlib import Path
 import typer
 
 from ..errors import InvalidSettingError
+from . import vocabulary
 
 app = typer.Typer(help="One-shot NAS (DARTS, GDAS, PC-DARTS, Random-WS, ENAS) on the NAS-Bench-1Shot1 spaces.",
                   no_args_is_help=True)
+
+#: ``--set`` of the one-shot commands (each runs several optimizers).
+SET_HELP = ("Search setting [OPTIMIZER.]KEY=VALUE (repeatable; see nasarena.oneshot.SearchSettings): channels=8 for "
+            "every optimizer, gdas.channels=8 for gdas only (the named form wins).")
 
 
 @app.command()
 def run(
     space: str = typer.Option("nb1shot1-3", help="nb1shot1-1, nb1shot1-2 or nb1shot1-3."),
-    optimizer: list[str] = typer.Option(["darts"], help="darts, darts-2nd, gdas, pc-darts, random-ws, enas "
-                                                        "(repeat the option or separate by commas)."),
+    optimizers: str = typer.Option("darts", help="One-shot optimizers, comma-separated: darts, darts-2nd, gdas, "
+                                                 "pc-darts, random-ws, enas."),
+    old_optimizer: list[str] = typer.Option([], "--optimizer", hidden=True, help="Old name of --optimizers."),
     epochs: int = typer.Option(None, help="Epochs (default: 50; 2 with --quick)."),
     seeds: str = typer.Option("0", help="Seeds, e.g. 0-2 or 0,5,7-9."),
     data: Path = typer.Option(None, help="CIFAR-10: a cifar-10-batches-py folder or a JPEG tree/tarball "
@@ -25,53 +31,51 @@ def run(
                                        "<optimizer>/seed-<n>/ per run; rerun to resume."),
     quick: bool = typer.Option(False, help="The CPU configuration: 4 channels, 16x16 images, 50 images per "
                                            "class, 2 epochs."),
-    set_: list[str] = typer.Option([], "--set", help="Override a setting, e.g. --set channels=8 "
-                                                     "(see nasarena.oneshot.SearchSettings)."),
+    set_: list[str] = typer.Option([], "--set", help=SET_HELP),
     benchmark: str = typer.Option("nb101-noisy", help="NB101 benchmark to look architectures up in (3 trials; "
                                                     "nb101-lite: one draw as validation and test)."),
     benchmark_path: Path = typer.Option(None, help="Directory of the imported official NB101 (--benchmark nb101)."),
-    workers: int = typer.Option(1, help="Searches run at once (processes, or Ray CPUs when Ray starts here)."),
+    jobs: int = typer.Option(1, help="Searches run at once: parallel processes, or Ray CPUs when Ray starts here "
+                                     "(0: all cores)."),
+    old_workers: int = typer.Option(None, "--workers", hidden=True, help="Old name of --jobs."),
     threads: int = typer.Option(1, help="Torch threads per search. On CPUs the result depends on it (the "
                                         "order of floating-point sums), so the default 1 gives the same result "
-                                        "for a seed on every backend, worker count and machine."),
+                                        "for a seed on every backend, --jobs and machine."),
     device: str = typer.Option("auto", help="auto, cpu, cuda, cuda:N or mps."),
     backend: str = typer.Option("process", help="process or ray (a search per task, a GPU each where Ray "
                                                 "sees GPUs)."),
 ) -> None:
     """Run (or resume) one-shot searches: every optimizer x seed, each epoch looked up in NB101."""
     from ..oneshot.experiment import BACKENDS, plan, run_jobs
-    from ..oneshot.names import check_optimizer
     from ..oneshot.settings import paper_settings, quick_settings
     from .run_arguments import parse_seeds
 
-    names = [name.strip() for item in optimizer for name in item.split(",") if name.strip()]
-    for name in names:
-        check_optimizer(name)
+    names = optimizer_names(optimizers, old_optimizer)
     if len(set(names)) != len(names):
-        raise InvalidSettingError(f"--optimizer names an optimizer twice: {', '.join(names)}")
-    if workers < 1:
-        raise InvalidSettingError(f"--workers must be at least 1, got {workers}")
+        raise InvalidSettingError(f"--optimizers names an optimizer twice: {', '.join(names)}")
+    processes = vocabulary.processes(jobs, old_workers)
     if backend not in BACKENDS:
         raise InvalidSettingError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if threads < 1:
         raise InvalidSettingError(f"--threads must be at least 1, got {threads}")
-    changes = _overrides(set_)
-    if epochs is not None:
-        changes["epochs"] = epochs
-    changes["benchmark"] = benchmark
-    changes["benchmark_path"] = str(benchmark_path) if benchmark_path else None
+    changes = settings_per_optimizer(set_, names)
+    for name in names:
+        if epochs is not None:
+            changes[name]["epochs"] = epochs
+        changes[name]["benchmark"] = benchmark
+        changes[name]["benchmark_path"] = str(benchmark_path) if benchmark_path else None
     make = quick_settings if quick else paper_settings
-    settings = [make(name, space, **changes) for name in names]
-    jobs = plan(settings, parse_seeds(seeds), out)
+    settings = [make(name, space, **changes[name]) for name in names]
+    searches = plan(settings, parse_seeds(seeds), out)
 
     def progress(job, record) -> None:
         typer.echo(f"{record.optimizer} seed {record.seed} epoch {record.epoch}/{job.settings.epochs}: "
                    f"regret {record.test_regret:.4f}, one-shot valid error {record.valid_error:.3f}, "
                    f"{record.seconds:.1f} s")
 
-    run_jobs(jobs, data_path=str(data) if data else None, workers=workers, threads=threads,
+    run_jobs(searches, data_path=str(data) if data else None, workers=processes, threads=threads,
              device=None if device == "auto" else device, progress=progress, backend=backend)
-    typer.echo(f"{len(jobs)} run(s) finished in {out}; 'nasarena oneshot report {out}' draws them")
+    typer.echo(f"{len(searches)} run(s) finished in {out}; 'nasarena oneshot report {out}' draws them")
 
 
 @app.command()
@@ -83,6 +87,26 @@ def report(
     from ..plots.oneshot import write_oneshot_report
 
     typer.echo(f"wrote {write_oneshot_report(results, out)}")
+
+
+def optimizer_names(optimizers: str, old_optimizer: list[str]) -> list[str]:
+    """The one-shot optimizers of ``--optimizers`` (or of the old repeated ``--optimizer``), each checked."""
+    from ..oneshot.names import check_optimizer
+
+    names = vocabulary.split(vocabulary.plural(optimizers, old_optimizer, "--optimizer", "--optimizers",
+                                               "optimizers", "darts,gdas"))
+    if not names:
+        raise InvalidSettingError("--optimizers names no optimizer")
+    for name in names:
+        check_optimizer(name)
+    return names
+
+
+def settings_per_optimizer(items: list[str], names: list[str]) -> dict[str, dict[str, object]]:
+    """``--set [OPTIMIZER.]KEY=VALUE`` as each optimizer's changes of its search settings."""
+    scoped = vocabulary.scoped_settings(items, names, "optimizer", f"in --optimizers ({', '.join(names)})",
+                                        "gdas.channels=8")
+    return {name: _overrides(given) for name, given in scoped.items()}
 
 
 def _overrides(items: list[str]) -> dict[str, object]:

@@ -15,20 +15,36 @@ def parse_pairs(items: list[str]) -> list[tuple[str, str]]:
     """``["re:rs"]`` -> ``[("re", "rs")]``."""
     pairs = []
     for item in items:
-        a, separator, b = item.partition(":")
+        a, separator, b = (part.strip() for part in item.partition(":"))
         if not separator or not a or not b:
-            raise InvalidSettingError(f"bad --pair {item!r}; use A:B with two configurations, e.g. re:rs")
+            raise InvalidSettingError(f"bad --pairs item {item!r}; use A:B with two configurations, e.g. re:rs "
+                                      "(several comma-separated)")
         pairs.append((a, b))
     return pairs
+
+
+def parse_levels(text: str) -> list[float]:
+    """``"25,50,75"`` -> ``[25.0, 50.0, 75.0]``, each above 0 and at most 100."""
+    from .vocabulary import split
+
+    try:
+        levels = [float(item) for item in split(text)]
+    except ValueError:
+        raise InvalidSettingError(f"--levels {text!r}: use comma-separated percentages, e.g. 25,50,75") from None
+    if not levels or any(not 0 < value <= 100 for value in levels):
+        raise InvalidSettingError(f"--levels {text}: levels are percentages above 0 and at most 100")
+    return levels
 
 
 def report_command(
     results_dir: Path = typer.Argument(..., help="Results directory of `nasarena run` (with runs/ and settings.json)."),
     out: Path = typer.Option(Path("report"), help="Folder for report.html and figures/ (PNG and PDF)."),
-    pair: list[str] = typer.Option([], help="EAF difference pair A:B of configurations (repeatable; default: the best "
-                                            "against the next three)."),
-    level: list[float] = typer.Option([50.0], help="Attainment surface level in %, above 0 and at most 100 "
-                                                   "(repeatable)."),
+    pairs: str = typer.Option(None, help="EAF difference pairs A:B of configurations, comma-separated, e.g. "
+                                         "re:rs,bananas:rs (default: the best against the next three)."),
+    old_pair: list[str] = typer.Option([], "--pair", hidden=True, help="Old name of --pairs."),
+    levels: str = typer.Option("50", help="Attainment surface levels in %, comma-separated, each above 0 and at most "
+                                          "100, e.g. 25,50,75."),
+    old_level: list[str] = typer.Option([], "--level", hidden=True, help="Old name of --levels."),
     subsample: int = typer.Option(0, help="Runs in the subsampled ECDF (0: 20, or half the runs when fewer)."),
 ) -> None:
     """Write every figure (PNG and PDF) and one self-contained report.html for an experiment.
@@ -42,15 +58,14 @@ def report_command(
     from ..runner.experiment import load_results
     from .progress import spinner
     from .summary import print_final_regret
+    from .vocabulary import plural, split
 
     if not results_dir.is_dir():
         raise DataFileError(f"results directory {results_dir} does not exist (give the --out folder of `nasarena run`)")
-    if any(not 0 < value <= 100 for value in level):
-        raise InvalidSettingError(f"--level {', '.join(f'{v:g}' for v in level)}: levels are percentages above 0 "
-                                  "and at most 100")
+    level = parse_levels(plural(levels, old_level, "--level", "--levels", "levels", "25,75"))
     if subsample < 0:
         raise InvalidSettingError(f"--subsample must be 0 (automatic) or a number of runs >= 2, got {subsample}")
-    pairs = parse_pairs(pair) or None
+    pairs = parse_pairs(split(plural(pairs, old_pair, "--pair", "--pairs", "pairs", "re:rs,bananas:rs") or "")) or None
     with owned_output(out, "report", recognised=(REPORT_FILE,)):
         try:
             with spinner(f"reading {results_dir} and drawing the report"):

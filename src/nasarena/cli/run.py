@@ -10,8 +10,9 @@ from .run_arguments import parse_overrides, parse_seeds  # noqa: F401  (parse_se
 
 
 def run_command(
-    benchmark: str = typer.Option(None, help="Benchmark name(s), comma-separated (see `nasarena benchmarks`); "
-                                             "default nb101-lite, with --preset nb101-noisy (its 3 trials)."),
+    benchmarks: str = typer.Option(None, help="Benchmark names, comma-separated (see `nasarena benchmarks`); "
+                                              "default nb101-lite, with --preset nb101-noisy (its 3 trials)."),
+    old_benchmark: str = typer.Option(None, "--benchmark", hidden=True, help="Old name of --benchmarks."),
     optimizers: str = typer.Option(None, help="Optimizer names, comma-separated (see `nasarena optimizers`); "
                                               "default rs,re, with --preset all of the preset's (or some of them)."),
     seeds: str = typer.Option(None, help="Seeds, e.g. 0-99 or 0,5,7-9 (each once, 0 to 2^63-1); default 0-9, "
@@ -21,12 +22,15 @@ def run_command(
     out: Path = typer.Option(Path("results"), help="Results directory (resumes what is there)."),
     jobs: int = typer.Option(0, help="Parallel processes (0: all cores)."),
     backend: str = typer.Option("process", help="process or ray."),
-    workers: int = typer.Option(1, help="Asynchronous workers per run in simulated time (>= 1)."),
+    workers: int = typer.Option(1, help="Asynchronous workers of each run's optimizer, in simulated time (>= 1; "
+                                        "part of the protocol, so of the results; processes are --jobs)."),
     caching: bool = typer.Option(False, "--caching", help="Each architecture is evaluated once: proposed again, it is answered from the cache "
                                  "at no cost and is no evaluation (the anytime paper's setup C)."),
     count_optimizer_time: bool = typer.Option(False, "--count-optimizer-time",
                                               help="Add the optimizer's CPU time to the clock."),
-    setting: list[str] = typer.Option([], "--set", help="Optimizer setting, e.g. --set re.population_size=50."),
+    setting: list[str] = typer.Option([], "--set", help="Optimizer setting [OPTIMIZER.]KEY=VALUE (repeatable): "
+                                      "re.population_size=50 for re only, population_size=50 for every optimizer "
+                                      "of --optimizers (each must have it; the named form wins)."),
     path: Path = typer.Option(None, help="Data of benchmarks loaded from files: the store directory of `nasarena "
                                          "nb101 import` for nb101, the artefact file for surrogate."),
     space: str = typer.Option(None, help="Search space of a benchmark that takes one (live: nb101, nb201, darts)."),
@@ -48,16 +52,19 @@ def run_command(
     from . import run_arguments as check
     from .progress import RunProgress
     from .summary import print_final_regret
+    from .vocabulary import plural, split
 
     check.check_numbers(budget, max_evaluations, workers, jobs)
     check.check_backend(backend)
-    benchmarks = [b.strip() for b in (benchmark or _default_benchmark(preset)).split(",") if b.strip()]
-    names = [o.strip() for o in (optimizers or "rs,re").split(",") if o.strip()]
+    benchmarks = split(plural(benchmarks, old_benchmark, "--benchmark", "--benchmarks", "benchmarks",
+                               "nb201-cifar10,nb201-cifar100")
+                       or _default_benchmark(preset))
+    names = split(optimizers or "rs,re")
     options = {**check.check_benchmarks(benchmarks, path), **_loader_options(space, benchmark_option)}
     check.check_live_space(benchmarks, options)
     check.check_optimizers(names)
-    overrides = parse_overrides(setting)
-    check.check_overrides(overrides, names)
+    overrides = parse_overrides(setting, names)
+    check.check_overrides(overrides, names, check.plain_settings(setting))
     seed_list = parse_seeds(seeds or "0-9")
     check.check_run_count(len(benchmarks), len(names), len(seed_list))
     specs = grid(benchmarks, names, seed_list, Budget(seconds=budget, evaluations=max_evaluations), overrides,

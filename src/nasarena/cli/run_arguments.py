@@ -11,7 +11,7 @@ import math
 from pathlib import Path
 
 from ..errors import DataFileError, InvalidSettingError, unknown_name
-from .values import parse_assignment
+from .values import parse_assignment, parse_assignments
 
 #: Seeds are stored in int64 columns and seed numpy's SeedSequence, which refuses negatives.
 MAX_SEED = 2**63 - 1
@@ -61,9 +61,19 @@ def parse_seeds(text: str, max_seeds: int = MAX_RUNS) -> list[int]:
     return seeds
 
 
-def parse_overrides(items: list[str]) -> dict[str, dict]:
-    """``["re.population_size=50"]`` -> ``{"re": {"population_size": 50}}`` (values parsed as JSON)."""
-    form, example = "OPTIMIZER.SETTING=VALUE", "re.population_size=50"
+def parse_overrides(items: list[str], optimizers: list[str] | None = None) -> dict[str, dict]:
+    """``--set [OPTIMIZER.]KEY=VALUE`` items -> ``{"re": {"population_size": 50}}`` (values parsed as JSON).
+
+    ``OPTIMIZER.KEY=VALUE`` is for that optimizer; a plain ``KEY=VALUE`` is for every one of
+    ``optimizers`` (each must have the setting), and the named form wins over it. Without
+    ``optimizers`` (a caller that knows none) every item must name its optimizer."""
+    form, example = "OPTIMIZER.KEY=VALUE", "re.population_size=50"
+    if optimizers is not None:
+        from .vocabulary import scoped_settings
+
+        scoped = scoped_settings(items, optimizers, "optimizer", f"in --optimizers ({', '.join(optimizers)})",
+                                 example)
+        return {name: parse_assignments(given, "--set", example) for name, given in scoped.items() if given}
     overrides: dict[str, dict] = {}
     for item in items:
         key, value = parse_assignment(item, "--set", example, form=form)
@@ -72,6 +82,12 @@ def parse_overrides(items: list[str]) -> dict[str, dict]:
             raise InvalidSettingError(f"bad --set {item!r}; use {form}, e.g. {example}")
         overrides.setdefault(optimizer, {})[setting] = value
     return overrides
+
+
+def plain_settings(items: list[str]) -> set[str]:
+    """The settings that ``--set`` gives without an optimizer's name (for every optimizer)."""
+    keys = (item.partition("=")[0].strip() for item in items)
+    return {key for key in keys if "." not in key}
 
 
 def check_numbers(budget: float, max_evaluations: int | None, workers: int, jobs: int) -> None:
@@ -107,7 +123,7 @@ def check_benchmarks(names: list[str], path: Path | None) -> dict[str, object]:
     from ..benchmarks.registry import REGISTRY
 
     if not names:
-        raise InvalidSettingError("--benchmark names no benchmark")
+        raise InvalidSettingError("--benchmarks names no benchmark")
     for name in names:
         if name not in REGISTRY:
             raise unknown_name("benchmark", name, REGISTRY)
@@ -128,7 +144,7 @@ def check_live_space(names: list[str], options: dict) -> None:
     """The live benchmark trains networks, so its space is named, never a silent default (NB201's
     200-epoch protocol on full CIFAR-10 would be days of work on a CPU)."""
     if "live" in names and "space" not in options:
-        raise InvalidSettingError("--benchmark live trains every queried architecture: name its space with "
+        raise InvalidSettingError("--benchmarks live trains every queried architecture: name its space with "
                                   "--space nb101, nb201 or darts (and shrink it with --benchmark-option, e.g. "
                                   "protocol=quick image_size=16 subset=100)")
 
@@ -170,20 +186,36 @@ def check_optimizers(names: list[str]) -> None:
         raise InvalidSettingError(f"--optimizers names {', '.join(repeated)} more than once")
 
 
-def check_overrides(overrides: dict[str, dict], optimizers: list[str]) -> None:
+def check_overrides(overrides: dict[str, dict], optimizers: list[str], plain: set[str] = frozenset()) -> None:
     """Each ``--set`` names an optimizer of the grid, one of its settings and a value the
-    optimizer's declared ``SETTINGS`` accept (type and range).
+    optimizer's declared ``SETTINGS`` accept (type and range). ``plain``: the settings given
+    for every optimizer (``SETTING=VALUE``), which every optimizer of the grid must have.
 
     Rules that tie settings together (``tournament_size <= population_size``) stay with the
     optimizer, which checks them when it is made (:func:`check_optimizer_construction`).
     """
+    from ..errors import UnknownNameError
     from ..optimizers.base import REGISTRY, check_settings
 
     for optimizer, settings in overrides.items():
         if optimizer not in optimizers:
             raise InvalidSettingError(f"--set {optimizer}.{next(iter(settings))}=... is for optimizer {optimizer!r}, "
                                       f"which is not in --optimizers ({', '.join(optimizers)})")
-        check_settings(REGISTRY[optimizer], settings)
+        try:
+            check_settings(REGISTRY[optimizer], settings)
+        except UnknownNameError as error:
+            key = next((k for k in settings if k in plain and k not in _setting_names(optimizer)), None)
+            if key is None:
+                raise
+            error.args = (f"{error.args[0]}; a plain --set {key}=... is for every optimizer of --optimizers, "
+                          f"--set OPTIMIZER.{key}=... for one",)
+            raise
+
+
+def _setting_names(optimizer: str) -> set[str]:
+    from ..optimizers.base import REGISTRY, setting_names
+
+    return set(setting_names(REGISTRY[optimizer]))
 
 
 def check_optimizer_construction(specs) -> None:

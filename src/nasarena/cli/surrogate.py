@@ -17,8 +17,13 @@ from .values import parse_assignments
 app = typer.Typer(help="Fit, evaluate, describe and validate surrogate benchmarks.", no_args_is_help=True)
 
 
-def parse_settings(items: list[str]) -> tuple[tuple[str, object], ...]:
-    """``["n_estimators=300", "max_depth=6"]`` -> model settings (values parsed as JSON)."""
+def parse_settings(items: list[str], model: str | None = None) -> tuple[tuple[str, object], ...]:
+    """``["n_estimators=300", "xgb.max_depth=6"]`` -> model settings (values parsed as JSON); a
+    ``MODEL.`` prefix may name ``model``, and no other."""
+    from .vocabulary import own_settings
+
+    if model is not None:
+        items = own_settings(items, model, "model", "n_estimators=300")
     return tuple(parse_assignments(items, "--set", "n_estimators=300").items())
 
 
@@ -39,7 +44,8 @@ def fit(
     seed: int = typer.Option(0, help="Seed of the split and of the members."),
     encoding: str = typer.Option(None, help="Architecture encoding (default: the space's fixed-size one)."),
     fidelity: int = typer.Option(None, help="Epochs of the runs when the data has no fidelity column."),
-    setting: list[str] = typer.Option([], "--set", help="Model setting, e.g. --set n_estimators=300 (repeatable)."),
+    setting: list[str] = typer.Option([], "--set", help="Model setting [MODEL.]KEY=VALUE (repeatable), e.g. "
+                                                        "n_estimators=300 (MODEL. may name --model)."),
     no_runtime: bool = typer.Option(False, "--no-runtime", help="Fit no runtime model (cost: 1 simulated second per "
                                                                  "epoch)."),
 ) -> None:
@@ -59,7 +65,7 @@ def fit(
 
     check_replaceable(out, "--out")
     try:
-        settings = FitSettings(model, members, seed, encoding, parse_settings(setting), runtime=not no_runtime)
+        settings = FitSettings(model, members, seed, encoding, parse_settings(setting, model), runtime=not no_runtime)
         fingerprint = {"data": str(data.resolve()), "space": space, "name": name, "fidelity": fidelity,
                        "settings": asdict(settings)}
         with writer_lock(out, fingerprint):
@@ -150,15 +156,17 @@ def validate(
     case_study: bool = typer.Option(False, "--case-study", help="Also run local search for 10x the budget (NB301 "
                                                                 "Sec. 4)."),
     factor: float = typer.Option(10.0, help="Budget factor of the case study."),
-    jobs: int = typer.Option(1, help="Parallel processes for the optimizer runs."),
+    jobs: int = typer.Option(1, help="Parallel processes for the optimizer runs (0: all cores)."),
 ) -> None:
     """Learning curves and optimizer trajectories on the surrogate vs the table (NB301 Sec. 3, 4)."""
     from ..plots.surrogate_validation import ValidationPlan
     from ..plots.surrogate_validation import validate as run_validation
     from .benchmarks import required_path
     from .progress import spinner
+    from .vocabulary import processes
 
-    _check_validation_numbers(budget, sizes, curve_members, factor, jobs)
+    _check_validation_numbers(budget, sizes, curve_members, factor)
+    jobs = processes(jobs, None)
     needed = required_path(table) if table is not None else None
     if needed:
         raise InvalidSettingError(f"--table {table} is read from files ({needed}), which `surrogate validate` cannot "
@@ -194,7 +202,7 @@ def validate(
     typer.echo(f"summary: {out / 'summary.json'}")
 
 
-def _check_validation_numbers(budget: float | None, sizes: str, curve_members: int, factor: float, jobs: int) -> None:
+def _check_validation_numbers(budget: float | None, sizes: str, curve_members: int, factor: float) -> None:
     """``validate``'s numbers, checked before the (long) learning curves start."""
     if budget is not None and not (math.isfinite(budget) and budget > 0):
         raise InvalidSettingError(f"--budget must be a finite number of simulated seconds > 0, got {budget}")
@@ -208,5 +216,3 @@ def _check_validation_numbers(budget: float | None, sizes: str, curve_members: i
         raise InvalidSettingError(f"--curve-members must be at least 1, got {curve_members}")
     if not (math.isfinite(factor) and factor > 1):
         raise InvalidSettingError(f"--factor must be a finite number > 1, got {factor}")
-    if jobs < 1:
-        raise InvalidSettingError(f"--jobs must be at least 1, got {jobs}")

@@ -41,8 +41,8 @@ def train_command(
     out: Path = typer.Option(None, help="Folder for the per-epoch checkpoint and record.json (resumable)."),
     protocol_name: str = typer.Option(None, "--protocol", help="nb101, nb201, nb301 or quick (default: the space's "
                                                                "benchmark: nb101, nb201, nb301 for darts)."),
-    settings: list[str] = typer.Option([], "--set", help="Protocol override KEY=VALUE (repeatable), e.g. "
-                                                         "learning_rate=0.1."),
+    settings: list[str] = typer.Option([], "--set", help="Protocol setting [PROTOCOL.]KEY=VALUE (repeatable), e.g. "
+                                                         "learning_rate=0.1 (PROTOCOL. may name the one in use)."),
     scale: list[str] = typer.Option([], "--scale", help="Network scale knob KNOB=VALUE (repeatable): nb101 "
                                                         "stem_channels, stacks, cells_per_stack; nb201 channels, "
                                                         "cells_per_stage; darts channels, layers, auxiliary."),
@@ -60,8 +60,10 @@ def train_command(
     from ..training.preflight import check_before_building
     from ..training.protocols import SPACE_PROTOCOLS, protocol
     from .progress import progress_wanted, spinner
+    from .vocabulary import own_settings
 
-    chosen = protocol(protocol_name or SPACE_PROTOCOLS.get(space, "nb101")).with_settings(settings)
+    base = protocol(protocol_name or SPACE_PROTOCOLS.get(space, "nb101"))
+    chosen = base.with_settings(own_settings(settings, base.name, "protocol", "learning_rate=0.1"))
     knobs = parse_scale(scale)
     check_before_building(space, arch, knobs, chosen, pick_device(device))
     network = seeded_network(lambda: build_network(space, arch, **knobs), seed)

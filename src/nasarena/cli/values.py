@@ -24,7 +24,7 @@ def parse_value(text: str) -> object:
 def parse_assignment(item: str, option: str, example: str, typed: bool = True,
                      form: str = "KEY=VALUE") -> tuple[str, object]:
     """``"key=value"`` -> ``(key, value)``; ``typed=False`` keeps the value as text. ``form``
-    names the expected shape in the error (``OPTIMIZER.SETTING=VALUE`` for ``run --set``)."""
+    names the expected shape in the error (``OPTIMIZER.KEY=VALUE``, ``KNOB=VALUE``)."""
     key, separator, text = item.partition("=")
     key = key.strip()
     if not separator or not key:
