@@ -3,7 +3,7 @@
 For one run directory with kept supernets (``--set snapshot_every=1``) and one epoch, scores the
 first ``--architectures`` of the space's set without loose ends on ``--batches`` validation
 batches: in this process on one torch thread (seconds per architecture, the reference), then
-the same architectures split over ``--workers`` spawned processes as the command does
+the same architectures split over ``--jobs`` spawned processes as the command does
 (architectures per second of wall time once the workers have started and loaded the data). Both in one run, with the load
 average printed, since the machine is shared. Scores must agree exactly (same forward).
 
