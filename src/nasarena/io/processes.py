@@ -21,8 +21,11 @@ def owner_alive(text: str) -> bool:
         pid = int(pid)
     except ValueError:
         return False
-    if host != socket.gethostname():
-        return True
+    return host != socket.gethostname() or pid_alive(pid)
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` of this host exists (one of another user counts: it may run)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
