@@ -21,7 +21,9 @@ Files written into the run directory (a checkpoint per epoch, so a killed scorin
 
 Scoring runs one architecture per forward (a masked forward of many architectures at once does
 every op of every block and was 2.5-5x slower per architecture on the CPU) and spreads chunks of
-architectures over ``workers`` processes (each with one torch thread), so it uses every core.
+architectures over ``workers`` processes (each with one torch thread; tasks of
+:func:`nasarena.execution.run_tasks`, so Ctrl-C stops them at once and the epochs written stay),
+so it uses every core.
 Each process puts its supernet and the fixed batches on ``device`` (auto: cuda, then mps, then
 cpu, as ``oneshot run``); the counts of correct predictions stay there until a chunk ends.
 Architectures that differ only in loose ends are one network and one row (see
@@ -30,9 +32,7 @@ Architectures that differ only in loose ends are one network and one row (see
 
 from __future__ import annotations
 
-import concurrent.futures
 import json
-import multiprocessing
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DataFileError, InvalidSettingError
+from ..execution import run_tasks
 from ..io.files import atomic_write_bytes
 from ..spaces.oneshot import OneShotArch, architectures
 from ..spaces.oneshot.choices import choices, to_categorical
@@ -215,10 +216,12 @@ def score_runs(run_dirs: Sequence[Path], scoring: Scoring, *, data_path: str | N
              for (run_dir, epoch), texts in pending.items() for i in range(0, len(texts), chunk)]
     results: dict[tuple[Path, int], list[tuple[int, np.ndarray, float]]] = {key: [] for key in pending}
     expected = {key: -(-len(texts) // chunk) for key, texts in pending.items()}
+    order = {task: index for index, task in enumerate(tasks)}
 
-    def finished(task: Task, index: int, result: tuple[np.ndarray, float]) -> None:
+    def finished(argument: tuple[Task], result: tuple[np.ndarray, float]) -> None:
+        task = argument[0]
         key = (task.run_dir, task.epoch)
-        results[key].append((index, *result))
+        results[key].append((order[task], *result))
         if len(results[key]) == expected[key]:
             parts = sorted(results[key], key=lambda part: part[0])
             scores = np.concatenate([p[1] for p in parts])
@@ -227,17 +230,8 @@ def score_runs(run_dirs: Sequence[Path], scoring: Scoring, *, data_path: str | N
             if progress is not None:
                 progress(task.run_dir, task.epoch, len(scores), per_arch)
 
-    if workers <= 1 or len(tasks) <= 1:
-        for index, task in enumerate(tasks):
-            finished(task, index, score_task(task))
-    else:
-        context = multiprocessing.get_context("spawn")
-        with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                                                    initializer=_one_thread) as pool:
-            futures = {pool.submit(score_task, task): (index, task) for index, task in enumerate(tasks)}
-            for future in concurrent.futures.as_completed(futures):
-                index, task = futures[future]
-                finished(task, index, future.result())
+    run_tasks(score_task, [(task,) for task in tasks], workers, finished, initializer=_one_thread,
+              preload=(__name__,))  # with torch: imported once by the fork server
     for run_dir in run_dirs:
         write_run_tables(run_dir)
     return sum(map(len, pending.values())), time.perf_counter() - start

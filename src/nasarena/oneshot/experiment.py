@@ -6,19 +6,22 @@ continues where each one stopped. All run directories are checked before any fol
 a changed setting is refused up front; then :func:`run_jobs` claims the experiment folder and
 every run directory (:func:`claim`) before any search starts, so a file, an unwritable folder or
 a second experiment with other settings started at the same time into the same folder is
-refused before any work, and no run directory mixes two runs. Processes are spawned (not
-forked: torch's thread pools do not survive a fork) and each gets ``threads`` intra-op threads.
+refused before any work, and no run directory mixes two runs. The searches are tasks of
+:func:`nasarena.execution.run_tasks`: worker processes come from a fork server (the main process,
+whose torch thread pools would not survive a fork, is never forked), each search gets
+``threads`` intra-op threads, and Ctrl-C stops the workers at once (each search resumes from its
+last checkpoint).
 """
 
 from __future__ import annotations
 
-import concurrent.futures
-import multiprocessing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import NasarenaError
+from ..execution import BACKENDS as BACKENDS  # where searches run (the CLI offers them)
+from ..execution import reporter, run_tasks
 from ..io.outputs import MARK_FILE, own_folder, release_unused
 from .names import OPTIMIZERS
 from .records import EpochRecord
@@ -48,37 +51,21 @@ def plan(settings: Sequence[SearchSettings], seeds: Sequence[int], out_dir: str 
     return jobs
 
 
-#: Where searches run: ``process`` (a local pool of ``workers``) or ``ray`` (one task per search).
-BACKENDS = ("process", "ray")
-
-
 def run_jobs(jobs: Sequence[Job], *, data_path: str | None = None, workers: int = 1, threads: int = 1,
              device: str | None = None, progress: Callable[[Job, EpochRecord], None] | None = None,
              backend: str = "process") -> None:
     """Run every job to its last epoch; with ``workers > 1`` on that many processes, or each as a
-    Ray task with ``backend="ray"``. Every folder is claimed first (:func:`claim`)."""
+    Ray task with ``backend="ray"`` (``BACKENDS``). Every folder is claimed first (:func:`claim`).
+    ``progress(job, record)`` after each epoch (on Ray, after each search: its last epoch)."""
     claim(jobs)
-    if backend == "ray":
-        from ..runner.ray_tasks import run_on_ray
 
-        def finished(argument: tuple, records: list[EpochRecord]) -> None:
-            if progress is not None and records:
-                progress(argument[0], records[-1])
+    def finished(task: tuple, records: list[EpochRecord]) -> None:
+        if backend == "ray" and progress is not None and records:  # Ray tasks report no epochs
+            progress(task[0], records[-1])
 
-        arguments = [(job, data_path, threads, device, None) for job in jobs]
-        run_on_ray(_run, arguments, workers, finished, gpu_per_task=True)
-        return
-    if workers <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            _run(job, data_path, threads, device, (lambda r, job=job: progress(job, r)) if progress else None)
-        return
-    context = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = {pool.submit(_run, job, data_path, threads, device, None): job for job in jobs}
-        for future in concurrent.futures.as_completed(futures):
-            records = future.result()
-            if progress is not None and records:
-                progress(futures[future], records[-1])
+    run_tasks(_run, [(job, data_path, threads, device) for job in jobs], workers, finished, backend=backend,
+              progress=(lambda message: progress(*message)) if progress is not None else None, gpu_per_task=True,
+              preload=(__name__,))  # with torch: imported once by the fork server
 
 
 def claim(jobs: Sequence[Job]) -> None:
@@ -102,10 +89,12 @@ def claim(jobs: Sequence[Job]) -> None:
         raise
 
 
-def _run(job: Job, data_path: str | None, threads: int, device: str | None, progress) -> list[EpochRecord]:
+def _run(job: Job, data_path: str | None, threads: int, device: str | None) -> list[EpochRecord]:
     import torch
 
     from .run import run_search
 
+    send = reporter()
     torch.set_num_threads(max(1, threads))
-    return run_search(job.settings, job.seed, job.run_dir, data_path=data_path, device=device, progress=progress)
+    return run_search(job.settings, job.seed, job.run_dir, data_path=data_path, device=device,
+                      progress=(lambda record: send((job, record))) if send is not None else None)

@@ -15,7 +15,8 @@ unordered categories, as it treats architecture choices. Every trial is one sear
 (:func:`~.run.run_search`) in ``trials/trial-NNNN`` of the output, with the trial's settings and
 ``epochs`` = its budget, from scratch (the cosine schedule depends on the epoch count).
 
-Trials run ``workers`` at a time: ``workers`` asks, the searches on processes, the tells in ask
+Trials run ``workers`` at a time: ``workers`` asks, the searches on processes (tasks of
+:func:`nasarena.execution.run_tasks`: Ctrl-C stops them at once), the tells in ask
 order, then the next group, until the trials' epochs reach the budget (the last group may pass it). ``trials.jsonl`` logs each finished group; a restart replays the
 log into a fresh BOHB with the same seed (so it asks the same configurations) and continues,
 and a search killed mid-trial resumes from its own checkpoint. The paper's default settings
@@ -24,10 +25,8 @@ are run too (``default/``, at the largest budget) for the comparison with the in
 
 from __future__ import annotations
 
-import concurrent.futures
 import dataclasses
 import json
-import multiprocessing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import DataFileError, InvalidSettingError
+from ..execution import run_tasks
 from ..io.files import atomic_write_bytes
 from ..optimizers.base import Observation
 from .records import EpochRecord
@@ -189,11 +189,14 @@ def tune(setup: TuneSetup, out_dir: str | Path, budget: int, *, data_path: str |
 
 
 def _run_all(jobs: list[tuple], workers: int) -> list[list[EpochRecord]]:
-    if workers <= 1 or len(jobs) <= 1:
-        return [_search(job) for job in jobs]
-    with concurrent.futures.ProcessPoolExecutor(max_workers=workers,
-                                                mp_context=multiprocessing.get_context("spawn")) as pool:
-        return list(pool.map(_search, jobs))
+    """Every job's search on ``workers`` processes; their records in the order of ``jobs``."""
+    records: dict[Path, list[EpochRecord]] = {}
+
+    def done(task: tuple, result: list[EpochRecord]) -> None:
+        records[task[0][2]] = result  # by the job's run directory, one per job
+
+    run_tasks(_search, [(job,) for job in jobs], workers, done, preload=("nasarena.oneshot.run",))  # torch, once
+    return [records[job[2]] for job in jobs]
 
 
 def _search(job: tuple) -> list[EpochRecord]:

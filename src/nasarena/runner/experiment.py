@@ -8,22 +8,20 @@ aside as ``*.corrupt`` and its run computed again). A run depends only on its sp
 results are the same whatever the backend and the number of processes: run files hold only
 deterministic columns, and the measured optimizer CPU time goes to ``OUT/timings/``.
 Several experiments may write into one folder at once: each run is claimed first
-(:mod:`.claims`), so it is computed and written exactly once. Ctrl-C (``KeyboardInterrupt`` in
-the main process) ends a process-pool experiment at once: the workers stop in the middle of
-their runs, queued runs never start, the claims are released and the interrupt is raised again.
+(:mod:`nasarena.execution.claims`), so it is computed and written exactly once. The runs are
+tasks of :func:`nasarena.execution.run_tasks`: Ctrl-C (``KeyboardInterrupt`` in the main
+process) ends a process-pool experiment at once: the workers stop in the middle of their runs,
+queued runs never start, the claims are released and the interrupt is raised again.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import queue as queues
-import signal
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -34,12 +32,12 @@ import pyarrow
 import pyarrow.parquet
 
 from ..errors import DataFileError, InvalidSettingError, OutputError
+from ..execution import BACKENDS, reporter, run_tasks
+from ..execution.claims import claim, partial_prefix, release, remove_stale_claims, remove_stale_partials
+from ..execution.pool import PROGRESS_INTERVAL
 from ..io.files import atomic_write_bytes
 from ..io.outputs import own_folder
-from .claims import claim, partial_prefix, release, remove_stale_claims, remove_stale_partials
 from .protocol import TRAJECTORY_COLUMNS, Budget, RunSettings, run, settings_hash
-from .workers import context as worker_context
-from .workers import die_with_parent
 
 RUNS_DIR = "runs"
 TIMINGS_DIR = "timings"
@@ -159,45 +157,28 @@ def execute(spec: RunSpec, on_progress: Callable[[float], None] | None = None) -
         settings.setdefault("fidelities", bench.fidelities)  # multi-fidelity optimizers use the benchmark's budgets
     optimizer = make(spec.optimizer, bench.space, seed=spec.seed, **settings)
     frame = run(bench, optimizer, spec.budget, spec.seed, spec.run_settings, benchmark_name=spec.benchmark,
-                on_progress=on_progress or _queued_progress(spec))
+                on_progress=on_progress or _reported_progress(spec))
     frame["settings_hash"] = spec.settings_hash
     frame["setup"] = spec.setup
     return frame
 
 
-#: In a worker process of a run with progress: where ``execute`` sends (file name, share of budget).
-_progress_queue = None
-PROGRESS_INTERVAL = 0.5  # seconds between two progress messages of one run
-
-
-def _start_worker(queue, main_pid: int | None = None, stop=None) -> None:
-    """Worker initializer: exit with the parent or the main process ``main_pid``, or when the
-    event ``stop`` is set; report progress of the runs this process executes on ``queue``.
-
-    A Ctrl-C in a terminal reaches every process of the group; the workers ignore it, so that
-    the main process alone decides how the experiment ends (a worker that caught it would end
-    its run and take the next queued one, and the experiment would wait for that one)."""
-    global _progress_queue
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    die_with_parent(main_pid=main_pid, stop=stop)
-    _progress_queue = queue
-
-
-def _queued_progress(spec: RunSpec) -> Callable[[float], None] | None:
-    """In a worker with a progress queue: a callback sending the run's progress at most every
-    ``PROGRESS_INTERVAL`` seconds (the queue stays small whatever the evaluation rate)."""
-    queue = _progress_queue
-    if queue is None:
+def _reported_progress(spec: RunSpec) -> Callable[[float], None] | None:
+    """While the experiment asks for progress: a callback sending (file name, share of budget)
+    to it (:func:`nasarena.execution.reporter`) at most every ``PROGRESS_INTERVAL`` seconds, so
+    that the messages stay few whatever the evaluation rate."""
+    send = reporter()
+    if send is None:
         return None
     last = [0.0]
 
-    def send(share: float) -> None:
+    def throttled(share: float) -> None:
         now = time.monotonic()
         if now - last[0] >= PROGRESS_INTERVAL:
             last[0] = now
-            queue.put((spec.file_name, share))
+            send((spec.file_name, share))
 
-    return send
+    return throttled
 
 
 def _write_run(out: Path, spec: RunSpec, frame: pd.DataFrame) -> None:
@@ -340,7 +321,7 @@ def run_experiment(
     """
     out = Path(out)
     runs = out / RUNS_DIR
-    if backend not in ("process", "ray"):
+    if backend not in BACKENDS:
         raise InvalidSettingError(f"unknown backend {backend!r}; use 'process' or 'ray'")
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0):
         raise InvalidSettingError(f"jobs must be a whole number >= 0 (0: all cores), got {jobs!r}")
@@ -365,10 +346,7 @@ def run_experiment(
         claimed = [spec for spec in waiting if claim(runs, spec.file_name)]
         try:
             mine = pending(claimed, out)  # another experiment may have written some meanwhile
-            if backend == "ray":
-                _run_on_ray(mine, out, jobs, finish)
-            else:
-                _run_on_processes(mine, out, jobs, finish, on_progress)
+            _run_specs(mine, out, jobs, backend, finish, on_progress)
         finally:
             for spec in claimed:
                 release(runs, spec.file_name)
@@ -386,77 +364,27 @@ def run_experiment(
     return computed
 
 
-def _execute_and_write(spec: RunSpec, out: Path, on_progress: Callable[[float], None] | None = None) -> None:
+def _execute_and_write(spec: RunSpec, out: Path) -> None:
     """Run one spec and write its files (in the worker process, so that the frame is not
     pickled back and the main process does not write every run in turn)."""
-    _write_run(out, spec, execute(spec, on_progress))
+    _write_run(out, spec, execute(spec))
 
 
-def _run_on_processes(todo: list[RunSpec], out: Path, jobs: int, finish, on_progress=None) -> None:
-    if jobs == 1 or len(todo) <= 1:
-        for spec in todo:
-            report = (lambda share, spec=spec: on_progress(spec, share)) if on_progress else None
-            _execute_and_write(spec, out, report)
-            finish(spec)
+def _run_specs(todo: list[RunSpec], out: Path, jobs: int, backend: str, finish, on_progress=None) -> None:
+    """The specs as tasks of :func:`~nasarena.execution.run_tasks`: on processes each worker
+    writes its runs (the fork server preloads this module); on Ray the driver writes them."""
+    if backend == "ray":
+        def written(task: tuple, frame: pd.DataFrame) -> None:
+            _write_run(out, task[0], frame)
+            finish(task[0])
+
+        trains = any(spec.benchmark == "live" for spec in todo)  # runs that train networks get a GPU each
+        run_tasks(execute, [(spec,) for spec in todo], jobs, written, backend="ray", gpu_per_task=trains)
         return
-    context = worker_context()  # never fork: see .workers
-    progress = context.Queue() if on_progress else None
-    stop = context.Event()
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_worker,
-                               initargs=(progress, os.getpid(), stop))
-    try:
-        _feed_pool(pool, todo, out, jobs, finish, progress, on_progress)
-    except KeyboardInterrupt:
-        # Ctrl-C: the workers exit now, in the middle of their runs (nothing half-written is
-        # visible, and a resumed experiment runs those again); the finished runs are kept.
-        stop.set()
-        raise
-    finally:
-        # Queued runs never start; after a worker's error the runs in progress finish and are written.
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _feed_pool(pool: ProcessPoolExecutor, todo: list[RunSpec], out: Path, jobs: int, finish, progress,
-               on_progress) -> None:
-    """Keep ``2 * jobs`` runs submitted until every run of ``todo`` has finished."""
-    by_file = {spec.file_name: spec for spec in todo} if on_progress else {}
-    remaining = iter(todo)
-    running = {}
-    for spec in remaining:
-        running[pool.submit(_execute_and_write, spec, out)] = spec
-        if len(running) >= 2 * jobs:
-            break
-    while running:
-        done, _ = wait(running, timeout=PROGRESS_INTERVAL if progress else None, return_when=FIRST_COMPLETED)
-        _drain_progress(progress, by_file, on_progress)
-        for future in done:
-            spec = running.pop(future)
-            future.result()  # a worker's error is raised here
-            finish(spec)
-            following = next(remaining, None)
-            if following is not None:
-                running[pool.submit(_execute_and_write, following, out)] = following
-
-
-def _drain_progress(progress, by_file: dict[str, RunSpec], on_progress) -> None:
-    """Pass every progress message waiting in the queue on to ``on_progress``."""
-    while progress is not None:
-        try:
-            name, share = progress.get_nowait()
-        except queues.Empty:
-            return
-        on_progress(by_file[name], share)
-
-
-def _run_on_ray(todo: list[RunSpec], out: Path, jobs: int, finish) -> None:
-    from .ray_tasks import run_on_ray
-
-    def written(argument: tuple, frame: pd.DataFrame) -> None:
-        _write_run(out, argument[0], frame)
-        finish(argument[0])
-
-    trains = any(spec.benchmark == "live" for spec in todo)  # runs that train networks get a GPU each
-    run_on_ray(execute, [(spec,) for spec in todo], jobs, written, gpu_per_task=trains)
+    by_file = {spec.file_name: spec for spec in todo}
+    progress = (lambda message: on_progress(by_file[message[0]], message[1])) if on_progress else None
+    run_tasks(_execute_and_write, [(spec, out) for spec in todo], jobs, lambda task, _: finish(task[0]),
+              progress=progress, preload=(__name__,))
 
 
 def load_results(out: Path, specs: Sequence[RunSpec] | None = None) -> pd.DataFrame:

@@ -6,8 +6,9 @@ does the same with the live benchmark (:mod:`nasarena.benchmarks.live`): ``n`` a
 shared out evenly over the strategies (``rs`` for random samples, any registered optimizer such
 as ``re`` or ``bananas`` for trajectories); each strategy's share is split into streams of at
 most ``trajectory`` evaluations (one optimizer run, or one batch of random samples, seeded by
-the collection seed, the strategy and the stream number), and the streams run in processes or
-as Ray tasks. An evaluation counts when its architecture is new to the stream; an optimizer
+the collection seed, the strategy and the stream number), and the streams are tasks of
+:func:`nasarena.execution.run_tasks`, on processes or as Ray tasks (a GPU each where the cluster
+has GPUs). An evaluation counts when its architecture is new to the stream; an optimizer
 that proposes one it has seen is told the stored result again.
 
 Output: one row per trained architecture, in exactly the columns ``nasarena surrogate fit``
@@ -38,7 +39,6 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InvalidArchitectureError, InvalidSettingError, OutputError, unknown_name
+from ..execution import BACKENDS, run_tasks
 from ..io.files import atomic_write_bytes
 from ..io.outputs import writer_lock
 
@@ -56,7 +57,9 @@ COLUMNS = ("arch", "valid_accuracy", "test_accuracy", "cost_seconds", "source", 
 #: An optimizer that keeps proposing architectures its stream has seen stops after this many
 #: proposals per evaluation asked for.
 MAX_PROPOSALS_PER_EVALUATION = 50
-BACKENDS = ("process", "ray")
+#: What a worker needs to train: imported once by the fork server (torch alone takes seconds).
+TRAINING_MODULES = (__name__, "nasarena.benchmarks.live", "nasarena.training.networks", "nasarena.training.loop",
+                    "nasarena.training.data")
 
 
 @dataclass(frozen=True)
@@ -141,13 +144,8 @@ def _run(live_options: dict, streams: list[Stream], out: Path, seed: int, settin
             on_stream(stream, len(frame))
 
     arguments = [(_frozen(live_options), stream, seed) for stream in streams]
-    if backend == "ray":
-        _on_ray(arguments, jobs, done)
-    elif jobs == 1 or len(streams) == 1:
-        for argument in arguments:
-            done(argument[1], run_stream(*argument))
-    else:
-        _on_processes(arguments, jobs, done)
+    run_tasks(run_stream, arguments, jobs, lambda argument, rows: done(argument[1], rows), backend=backend,
+              gpu_per_task=True, preload=TRAINING_MODULES)
     return _frame([finished[s] for s in streams])
 
 
@@ -256,22 +254,3 @@ def _benchmark(options: tuple):
     from ..benchmarks.live import LiveBenchmark
 
     return LiveBenchmark(**dict(options))
-
-
-def _on_processes(arguments: list, jobs: int, done) -> None:
-    from ..runner.workers import context, die_with_parent
-
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context(), initializer=die_with_parent) as pool:
-        running = {pool.submit(run_stream, *argument): argument[1] for argument in arguments}
-        while running:
-            finished, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in finished:
-                done(running.pop(future), future.result())
-
-
-def _on_ray(arguments: list, jobs: int, done) -> None:
-    """Each stream a Ray task, with a GPU per task where the cluster has GPUs."""
-    from ..runner.ray_tasks import run_on_ray
-
-    run_on_ray(run_stream, arguments, jobs, lambda argument, result: done(argument[1], result), gpu_per_task=True)
-

@@ -2,10 +2,11 @@
 
 Experiments (``run --backend ray``), data collection (``collect --backend ray``) and one-shot
 searches (``oneshot run --backend ray``) are all lists of independent, resumable tasks whose
-results are written by the caller as they finish. Ray is started here only if the caller has not
-connected to a cluster already (``ray.init(address=...)`` first, to run on one), and stopped
-again only if started here. Where the cluster has GPUs, each task may ask for one, so a cluster
-of GPU machines trains one architecture or one supernet per GPU.
+results are written by the caller as they finish (:func:`.pool.run_tasks` with
+``backend="ray"`` comes here). Ray is started here only if the caller has not connected to a
+cluster already (``ray.init(address=...)`` first, to run on one), and stopped again only if
+started here. Where the cluster has GPUs, each task may ask for one, so a cluster of GPU
+machines trains one architecture or one supernet per GPU.
 """
 
 from __future__ import annotations

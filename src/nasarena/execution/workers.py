@@ -20,31 +20,29 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Sequence
+
+from ..io.processes import pid_alive
 
 WATCHDOG_INTERVAL = 1.0  # seconds between two checks of the parent
 _PR_SET_PDEATHSIG = 1
 
 
-def context():
-    """The multiprocessing context of the runner's pools. The fork server (the workers' parent)
-    imports :mod:`._forkserver` first, which ties its life to the main process too."""
+def context(preload: Sequence[str] = ()):
+    """The multiprocessing context of every pool of nasarena. The fork server (the workers'
+    parent) imports :mod:`._forkserver` first, which ties its life to the main process too, then
+    the modules ``preload`` names, so that each worker starts with them imported (modules that
+    start no threads when imported). The server starts once per process: its first pool's
+    ``preload`` stays."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     server = multiprocessing.get_context("forkserver")
-    server.set_forkserver_preload(["nasarena.runner._forkserver"])
+    server.set_forkserver_preload([f"{__package__}._forkserver", *preload])
     return server
 
 
 def _gone(pid: int | None) -> bool:
-    if pid is None:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        return False
-    return False
+    return pid is not None and not pid_alive(pid)
 
 
 def die_with_parent(watchdog: bool = True, main_pid: int | None = None, stop=None) -> None:

@@ -1,4 +1,5 @@
-"""Per-run claims, so that several experiments writing into one folder never fight over a run.
+"""Claims of tasks, so that several processes sharing one folder never compute one task twice
+(the runs of experiments writing into one folder, the trainings of a live benchmark's store).
 
 Before a process computes a run it creates ``runs/.claim-<run file name>.lock`` holding its host
 and process id. The claim appears with its content in one step (written to a private file first,
