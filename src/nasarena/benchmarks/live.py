@@ -38,6 +38,7 @@ import numpy as np
 
 from ..errors import DataFileError, InvalidArchitectureError, InvalidSettingError, import_extra, unknown_name
 from ..io.files import atomic_write_bytes
+from ..spaces.registry import space as space_named
 from .protocol import Benchmark, Description
 from .result import BatchResult, Result
 
@@ -78,23 +79,6 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.0f} s"
 
 
-def space_named(name: str):
-    """The search-space object of ``name`` (nb101, nb201, darts): sampling, identity, text."""
-    if name == "nb101":
-        from ..spaces.nb101.space import NB101Space
-
-        return NB101Space()
-    if name == "nb201":
-        from ..spaces.nb201.space import NB201Space
-
-        return NB201Space()
-    if name == "darts":
-        from ..spaces.darts import DartsSpace
-
-        return DartsSpace()
-    raise unknown_name("space for training", name, ("nb101", "nb201", "darts"))
-
-
 def default_store() -> Path:
     root = os.environ.get(STORE_VARIABLE)
     return (Path(root) if root else Path.home() / ".cache" / "nasarena") / "live"
@@ -115,7 +99,7 @@ class LiveBenchmark(Benchmark):
         from ..training.protocols import SPACE_PROTOCOLS
         from ..training.protocols import protocol as preset
 
-        self._space = space_named(space)
+        self._space = space_named(space, needs="network")
         self.space_name = space
         chosen = preset(protocol or SPACE_PROTOCOLS[space])
         self.protocol = chosen.with_settings(list(settings) if not isinstance(settings, str) else [settings])

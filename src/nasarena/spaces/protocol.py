@@ -12,10 +12,32 @@ architectures as ``count`` calls of :meth:`SearchSpace.sample` and leaves the ge
 same state (NB101's raw sampler decodes them in vectorised batches). Random search and the
 evolutions' first population draw through it when the space has it (:func:`sample_many`);
 ``check_space`` holds it to that promise.
+
+Optional capabilities: what a space knows beyond the protocol, declared on the space's class
+so that no other module compares space names. A capability that is code of a higher layer
+(training, surrogates) is named, never imported, by the space: a ``"module:attribute"`` string
+that :func:`resolve` imports on use, so a space module imports neither torch nor the
+surrogates. Callers look a capability up with ``getattr(space, NAME, None)`` (the registry's
+class or object answers without building a space: :func:`nasarena.spaces.registry.spaces_with`).
+
+``network``, ``network_scale``, ``network_minimums``, ``architecture`` (a space that can be trained)
+    ``network`` is the ``"module:class"`` of the ``torch.nn.Module`` that trains an architecture
+    (``class(arch, **knobs)``); ``network_scale`` its scale knobs at full (paper) size, in
+    order; ``network_minimums`` (optional) ``{knob: (least value, why)}`` beyond the rule that
+    every whole-number knob is >= 1; ``architecture`` the class of the space's architectures.
+    :func:`nasarena.training.networks.build.build_network` and the live benchmark take only the
+    spaces that declare ``network`` (NB101, NB201, DARTS).
+``at_row(row)``, ``encode_rows(rows, kind)``, ``identities(rows)`` (a finite space's whole table)
+    The architecture of one row of :meth:`FiniteSpace.enumerate` (without building the
+    enumeration), the ``encode(arch, kind)`` vectors of many rows at once as float32 (vectorised
+    where the space can), and their identities as an object array of strings (``identities``
+    alone is optional: it defaults to ``identity(at_row(row))``). The surrogates fit on whole
+    tables through them (:func:`nasarena.surrogates.spaces.finite_index`); NB101 and NB201 have them.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -123,3 +145,9 @@ def sample_many(space: SearchSpace, rng: np.random.Generator, count: int) -> lis
     fast path when it has one (the same architectures and generator state), else one by one."""
     draw = getattr(space, "sample_many", None)
     return draw(rng, count) if draw is not None else [space.sample(rng) for _ in range(count)]
+
+
+def resolve(target: str):
+    """The object a capability's ``"module:attribute"`` names, imported now."""
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)

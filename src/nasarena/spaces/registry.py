@@ -7,6 +7,7 @@ conformance checks (:mod:`nasarena.testing`) then run on it in the test suite.
 
 from __future__ import annotations
 
+from ..errors import unknown_name
 from ..registry import Registry
 
 SPACES = Registry("search space", {
@@ -20,12 +21,27 @@ SPACES = Registry("search space", {
 })
 
 
-def space(name: str):
+#: What a space with an optional capability (:mod:`.protocol`) is called in an unknown-name error.
+PURPOSES = {"network": "space for training"}
+
+
+def space(name: str, needs: str | None = None):
     """The space object of the named space: a new one with the class's default settings, or the
-    registered object of a space family's member (NB-1Shot1's spaces hold no state)."""
+    registered object of a space family's member (NB-1Shot1's spaces hold no state).
+
+    With ``needs``, only a space that declares that optional capability: any other name is an
+    unknown-name error listing the spaces that do (``needs="network"``: the trainable ones)."""
+    if needs is not None and name not in (able := spaces_with(needs)):
+        raise unknown_name(PURPOSES.get(needs, f"space with {needs}"), name, able)
     registered = SPACES[name]
     return registered() if isinstance(registered, type) else registered
 
 
 def space_names() -> list[str]:
     return list(SPACES)
+
+
+def spaces_with(capability: str) -> list[str]:
+    """The names of the spaces that declare an optional capability (:mod:`.protocol`), in table
+    order; the registered classes answer, no space is built."""
+    return [name for name in SPACES if getattr(SPACES[name], capability, None) is not None]

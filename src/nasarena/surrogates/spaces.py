@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -45,28 +46,25 @@ def default_epochs(space_name: str) -> int:
 
 @dataclass(frozen=True)
 class FiniteIndex:
-    """Numbers and encodes every architecture of a finite space."""
+    """Numbers and encodes every architecture of a finite space, through the space's whole-table
+    capabilities (``at_row``, ``encode_rows``, ``identities``: :mod:`nasarena.spaces.protocol`)."""
 
     space_name: str
     size: int
 
+    @cached_property
+    def space(self):
+        return space_by_name(self.space_name)
+
     def row(self, arch) -> int:
         """The architecture's number in the enumeration (NB101 row, NB201 index)."""
-        if self.space_name == "nb101":
-            row = arch.row
-            if row is None:
-                raise ValueError(f"invalid NB101 cell has no row: {arch.reason}")
-            return row
-        return arch.index
+        problem = self.space.violation(arch)
+        if problem is not None:
+            raise ValueError(f"invalid {self.space_name.upper()} cell has no row: {problem}")
+        return self.space.row(arch)
 
     def architecture(self, row: int):
-        if self.space_name == "nb101":
-            from ..spaces.nb101 import unique_cells
-
-            return unique_cells().cell(int(row))
-        from ..spaces.nb201 import Cell201
-
-        return Cell201.from_index(int(row))
+        return self.space.at_row(int(row))
 
     def identity(self, row: int) -> str:
         return str(self.identities([row])[0])
@@ -74,11 +72,10 @@ class FiniteIndex:
     def identities(self, rows) -> np.ndarray:
         """The identities (``space.identity``) of the architectures at ``rows``, as strings."""
         rows = np.asarray(rows, dtype=np.int64)
-        if self.space_name == "nb101":
-            from ..spaces.nb101 import unique_cells
-
-            return unique_cells().hashes[rows].astype(object)
-        return np.array([self.architecture(r).to_string() for r in rows.tolist()], dtype=object)
+        many = getattr(self.space, "identities", None)
+        if many is not None:
+            return many(rows)
+        return np.array([self.space.identity(self.architecture(r)) for r in rows.tolist()], dtype=object)
 
     def encode_rows(self, rows, kind: str) -> np.ndarray:
         """Encodings of the architectures at ``rows`` (vectorised where the space allows)."""
@@ -86,18 +83,7 @@ class FiniteIndex:
         if len(rows) and (rows.min() < 0 or rows.max() >= self.size):
             raise ValueError(f"{self.space_name} rows must be in 0..{self.size - 1}, "
                              f"got values in {rows.min()}..{rows.max()}")
-        if self.space_name == "nb201":
-            from ..spaces.nb201 import encode_all
-
-            return encode_all(kind)[rows].astype(np.float32)
-        if kind == "adjacency_one_hot":
-            return nb101_adjacency_one_hot(rows)
-        from ..spaces.nb101 import encodings
-
-        if kind == "graph" and hasattr(encodings, "graph_batch"):
-            return encodings.graph_batch(rows).astype(np.float32)
-        space = space_by_name(self.space_name)
-        return np.stack([space.encode(self.architecture(r), kind) for r in rows.tolist()]).astype(np.float32)
+        return self.space.encode_rows(rows, kind)
 
 
 class IndexedArchitectures(Sequence):
@@ -125,41 +111,21 @@ class IndexedArchitectures(Sequence):
 
 
 def finite_index(space_name: str) -> FiniteIndex | None:
-    """The index of a finite space, or None for spaces too large to enumerate."""
-    if space_name == "nb101":
-        from ..spaces.nb101 import NUM_UNIQUE_CELLS
+    """The index of a finite space with whole-table capabilities (``encode_rows``), or None for
+    spaces too large to enumerate (and names of no space)."""
+    from ..spaces.registry import SPACES
 
-        return FiniteIndex("nb101", NUM_UNIQUE_CELLS)
-    if space_name == "nb201":
-        from ..spaces.nb201 import NUM_CELLS
-
-        return FiniteIndex("nb201", NUM_CELLS)
-    return None
+    if space_name not in SPACES or getattr(SPACES[space_name], "encode_rows", None) is None:
+        return None
+    return FiniteIndex(space_name, space_by_name(space_name).size)
 
 
 def nb101_adjacency_one_hot(rows) -> np.ndarray:
-    """``adjacency_one_hot`` of many rows of ``unique_cells()``, (len(rows), 36) float32.
+    """``adjacency_one_hot`` of many rows of ``unique_cells()``, (len(rows), 36) float32
+    (:func:`nasarena.spaces.nb101.encodings.adjacency_one_hot_rows`)."""
+    from ..spaces.nb101.encodings import adjacency_one_hot_rows
 
-    The same canonical, widened form as the per-cell encoding (tested equal), computed from the
-    table's columns one vertex count at a time: edge bit i of an n-vertex cell is edge (x, y)
-    in ``edge_pairs(n)`` order, and widening to 7 vertices moves the output (y = n - 1) to 6.
-    """
-    from ..spaces.nb101 import unique_cells
-    from ..spaces.nb101.enumeration import edge_pairs
-
-    table = unique_cells()
-    rows = np.asarray(rows, dtype=np.int64)
-    out = np.zeros((len(rows), 36), dtype=np.float32)
-    vertices = table.num_vertices[rows].astype(np.int64)
-    for n in np.unique(vertices).tolist():
-        selected = np.flatnonzero(vertices == n)
-        masks = table.bitmasks[rows[selected]].astype(np.int64)
-        for bit, (x, y) in enumerate(edge_pairs(n)):
-            target = 6 if y == n - 1 else y
-            out[selected, x + target * (target - 1) // 2] = (masks >> bit) & 1
-    labels = table.labellings[rows].astype(np.int64)
-    out[:, 21:] = (labels[:, :, None] == np.arange(3)).reshape(len(rows), 15)
-    return out
+    return adjacency_one_hot_rows(rows)
 
 
 def exact_parameters(space_name: str, dataset: str | None):

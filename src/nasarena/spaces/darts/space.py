@@ -9,6 +9,7 @@ paper's "10^18"), counted as its ConfigSpace counts them (see :func:`~.structure
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 
 import numpy as np
 
@@ -27,6 +28,11 @@ class DartsSpace:
     encodings = ENCODINGS
     config_encodings = configspace.CONFIG_ENCODINGS
     graph_size = GRAPH_SIZE
+    # Optional capabilities (see :mod:`..protocol`): the training network, named, not imported.
+    architecture = DartsArch
+    network = "nasarena.training.networks.darts:DartsNetwork"
+    network_scale = MappingProxyType({"channels": 36, "layers": 20, "auxiliary": True, "num_classes": 10})
+    network_minimums = MappingProxyType({"layers": (3, "two of them are reduction cells")})
 
     def violation(self, arch: DartsArch) -> str | None:
         """Every :class:`DartsArch` is in the space (its constructor checks it)."""

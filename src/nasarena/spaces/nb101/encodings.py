@@ -181,3 +181,25 @@ def path_encoding(cell: Cell) -> np.ndarray:
                 step = ops if successor == n - 1 else ops + (labels[successor],)
                 stack.append((successor, step))
     return encoding
+
+
+def adjacency_one_hot_rows(rows) -> np.ndarray:
+    """:func:`adjacency_one_hot` of many rows of ``unique_cells()``, (len(rows), 36) float32.
+
+    The same canonical, widened form as the per-cell encoding (tested equal), computed from the
+    table's columns one vertex count at a time: edge bit i of an n-vertex cell is edge (x, y)
+    in ``edge_pairs(n)`` order, and widening to 7 vertices moves the output (y = n - 1) to 6.
+    """
+    table = unique_cells()
+    rows = np.asarray(rows, dtype=np.int64)
+    out = np.zeros((len(rows), 36), dtype=np.float32)
+    vertices = table.num_vertices[rows].astype(np.int64)
+    for n in np.unique(vertices).tolist():
+        selected = np.flatnonzero(vertices == n)
+        masks = table.bitmasks[rows[selected]].astype(np.int64)
+        for bit, (x, y) in enumerate(edge_pairs(n)):
+            target = 6 if y == n - 1 else y
+            out[selected, x + target * (target - 1) // 2] = (masks >> bit) & 1
+    labels = table.labellings[rows].astype(np.int64)
+    out[:, 21:] = (labels[:, :, None] == np.arange(3)).reshape(len(rows), 15)
+    return out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from types import MappingProxyType
 from collections.abc import Callable
 
 import numpy as np
@@ -45,6 +46,10 @@ class NB101Space:
     name = "nb101"
     encodings = ENCODINGS
     graph_size = cell_encodings.GRAPH_SIZE  # (nodes, features) of the "graph" encoding
+    # Optional capabilities (see :mod:`..protocol`): the training network, named, not imported.
+    architecture = Cell
+    network = "nasarena.training.networks.nb101:NB101Network"
+    network_scale = MappingProxyType({"stem_channels": 128, "stacks": 3, "cells_per_stack": 3, "num_classes": 10})
 
     def __init__(self, sampler: str = "raw", subset: np.ndarray | None = None):
         if sampler not in ("raw", "unique"):
@@ -167,6 +172,30 @@ class NB101Space:
     def enumerate(self) -> UniqueCells | _SubsetCells:
         """Every cell of the space by :meth:`row`: all unique cells, or the subset's in row order."""
         return unique_cells() if self.subset is None else _SubsetCells(self.subset)
+
+    # -- optional capabilities of a finite space's whole table (see :mod:`..protocol`) ---------
+
+    def at_row(self, row: int) -> Cell:
+        """The cell of one row of :meth:`enumerate`."""
+        return self.enumerate()[int(row)]
+
+    def _table_rows(self, rows) -> np.ndarray:
+        rows = np.asarray(rows, dtype=np.int64)
+        return rows if self.subset is None else self.subset[rows]
+
+    def encode_rows(self, rows, kind: str) -> np.ndarray:
+        """:meth:`encode` of the cells of many rows, float32 (``adjacency_one_hot`` and ``graph``
+        computed from the table's columns at once)."""
+        if kind == "adjacency_one_hot":
+            return cell_encodings.adjacency_one_hot_rows(self._table_rows(rows))
+        if kind == "graph":
+            return cell_encodings.graph_batch(self._table_rows(rows)).astype(np.float32)
+        rows = np.asarray(rows, dtype=np.int64)
+        return np.stack([self.encode(self.at_row(r), kind) for r in rows.tolist()]).astype(np.float32)
+
+    def identities(self, rows) -> np.ndarray:
+        """The module hashes of the cells of many rows (an object array of strings)."""
+        return unique_cells().hashes[self._table_rows(rows)].astype(object)
 
     def identity(self, cell: Cell) -> str | None:
         """The canonical identity of an architecture: the official module hash (None for an

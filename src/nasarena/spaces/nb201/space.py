@@ -7,11 +7,13 @@ explicit ``numpy.random.Generator``.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import numpy as np
 
 from .cell import EDGES, NUM_CELLS, OPS, Cell201
 from .config_space import CONFIG_ENCODINGS, build_config_space, decode_config, encode_config
-from .encodings import ENCODINGS, GRAPH_SIZE, encode
+from .encodings import ENCODINGS, GRAPH_SIZE, encode, encode_all
 
 
 def sample(rng: np.random.Generator) -> Cell201:
@@ -49,6 +51,10 @@ class NB201Space:
     size = NUM_CELLS
     encodings = ENCODINGS
     graph_size = GRAPH_SIZE  # (nodes, features) of the "graph" encoding
+    # Optional capabilities (see :mod:`..protocol`): the training network, named, not imported.
+    architecture = Cell201
+    network = "nasarena.training.networks.nb201:NB201Network"
+    network_scale = MappingProxyType({"channels": 16, "cells_per_stage": 5, "num_classes": 10})
 
     def violation(self, cell: Cell201) -> str | None:
         """Every :class:`Cell201` is in the space (its constructor checks the ops)."""
@@ -94,6 +100,16 @@ class NB201Space:
 
     def encode(self, cell: Cell201, kind: str = "one_hot") -> np.ndarray:
         return encode(cell, kind)
+
+    # -- optional capabilities of a finite space's whole table (see :mod:`..protocol`) ---------
+
+    def at_row(self, row: int) -> Cell201:
+        """The cell of one official index (out of range: a ``ValueError``)."""
+        return Cell201.from_index(int(row))
+
+    def encode_rows(self, rows, kind: str) -> np.ndarray:
+        """:meth:`encode` of the cells of many indices, float32, from the one table of all cells."""
+        return encode_all(kind)[np.asarray(rows, dtype=np.int64)].astype(np.float32)
 
     def identity(self, cell: Cell201) -> str:
         """The cell string: every cell has its own benchmark records, equivalent ones too."""
