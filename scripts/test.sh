@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install nasarena with its test extras into .venv at the repository root, then lint (ruff),
-# type-check the public contracts (mypy) and run the tests (pytest; arguments go to pytest).
+# type-check the public contracts (mypy) and run the tests (pytest; arguments go to pytest). The tests
+# include the documentation: tests/test_docs.py runs the code blocks of README.md and docs/ and builds
+# the site with `mkdocs build --strict` into a temporary folder (the docs extra).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
@@ -8,7 +10,7 @@ python3 -m venv .venv
 # torch first, at the CPU build this machine has: a bare range would let pip pick a newer torch
 # with several GB of CUDA packages; the extras below then find it satisfied.
 .venv/bin/python -m pip install --quiet "torch==2.13.0"
-.venv/bin/python -m pip install --quiet -e ".[test,plots,distributed,surrogates,optimizers,torch]"
+.venv/bin/python -m pip install --quiet -e ".[test,docs,plots,distributed,surrogates,optimizers,torch]"
 .venv/bin/ruff check --quiet src tests bench scripts examples
 # The written contracts: spaces, optimizers, benchmarks, results, registries, errors, conformance checks.
 .venv/bin/mypy --no-error-summary src/nasarena/spaces/protocol.py src/nasarena/optimizers/base.py \
