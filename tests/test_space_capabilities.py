@@ -111,3 +111,19 @@ def test_a_subset_space_encodes_its_own_positions():
     assert np.array_equal(nb101.encode_rows([1, 3], "adjacency_one_hot"), whole.encode_rows([17, 300_000], "adjacency_one_hot"))
     assert list(nb101.identities([0, 2])) == list(whole.identities([5, 4_000]))
     assert nb101.at_row(2).hash == whole.at_row(4_000).hash
+
+
+def test_the_one_shot_optimizers_are_one_table():
+    from nasarena.oneshot.names import OPTIMIZERS, SEARCHES, check_optimizer
+
+    assert list(SEARCHES) == list(OPTIMIZERS) == ["darts", "darts-2nd", "gdas", "pc-darts", "random-ws", "enas"]
+    assert all(SEARCHES.target(name).startswith("nasarena.oneshot.optimizers:") for name in SEARCHES)
+    with pytest.raises(UnknownNameError, match="unknown one-shot optimizer 'dart'; did you mean darts"):
+        check_optimizer("dart")
+    pytest.importorskip("torch")
+    from nasarena.oneshot.optimizers import search_class
+
+    assert all(search_class(name).name == name for name in OPTIMIZERS)
+    with pytest.raises(UnknownNameError, match=r"unknown one-shot optimizer 'dart'; did you mean darts.*\(available: "
+                                                r"darts, darts-2nd, enas, gdas, pc-darts, random-ws\)"):
+        search_class("dart")

@@ -20,10 +20,9 @@ import itertools
 
 import torch
 
-from ..errors import unknown_name
 from ..spaces.oneshot import OneShotArch, discretize_arch, oneshot_space
 from .controller import Controller
-from .names import OPTIMIZERS
+from .names import SEARCHES
 from .search import Batch, OneShotSearch
 from .supernet import ArchitectureWeights, PathWeights, Supernet
 
@@ -230,12 +229,6 @@ class ENAS(OneShotSearch):
         self.baseline = state["baseline"]
 
 
-SEARCHES: dict[str, type[OneShotSearch]] = {cls.name: cls for cls in (DARTS, DARTSSecondOrder, GDAS, PCDARTS, RandomWS, ENAS)}
-assert set(SEARCHES) == set(OPTIMIZERS)
-
-
 def search_class(name: str) -> type[OneShotSearch]:
-    try:
-        return SEARCHES[name]
-    except KeyError:
-        raise unknown_name("one-shot optimizer", name, SEARCHES) from None
+    """The search class of a one-shot optimizer (the one table: :data:`.names.SEARCHES`)."""
+    return SEARCHES[name]
