@@ -45,16 +45,3 @@ def test_point16_experiment_example_writes_resumable_runs(tmp_path):
 def test_point16_every_example_has_a_test(path):
     tested = {"query_benchmark.py", "ask_tell_loop.py", "run_experiment.py"}
     assert path.name in tested, f"examples/{path.name} is not run by tests/test_examples.py"
-
-
-def test_point16_readme_python_snippets_run(tmp_path):
-    """Every ```python block of the README runs as written (each on its own)."""
-    readme = (EXAMPLES.parent / "README.md").read_text()
-    snippets = re.findall(r"```python\n(.*?)```", readme, re.DOTALL)
-    assert len(snippets) >= 3
-    for number, snippet in enumerate(snippets):
-        script = tmp_path / f"snippet{number}.py"
-        script.write_text(snippet)
-        done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path,
-                              env={**os.environ, "OMP_NUM_THREADS": "1", "NASARENA_PROGRESS": "0"})
-        assert done.returncode == 0, f"README snippet {number + 1}:\n{snippet}\n{done.stderr}"
