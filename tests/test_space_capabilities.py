@@ -127,3 +127,16 @@ def test_the_one_shot_optimizers_are_one_table():
     with pytest.raises(UnknownNameError, match=r"unknown one-shot optimizer 'dart'; did you mean darts.*\(available: "
                                                 r"darts, darts-2nd, enas, gdas, pc-darts, random-ws\)"):
         search_class("dart")
+
+
+def test_exact_parameters_come_from_the_space():
+    from nasarena.io.packaged import LITE_FILE, load_arrays
+    from nasarena.spaces.nb201 import trainable_parameters
+    from nasarena.surrogates.spaces import exact_parameters
+
+    assert exact_parameters("darts", None) is None and exact_parameters("nope", None) is None
+    cell = finite_index("nb101").architecture(1234)
+    assert exact_parameters("nb101", None)(cell) == load_arrays(LITE_FILE)["trainable_parameters"].item(1234)
+    cell = finite_index("nb201").architecture(77)
+    assert exact_parameters("nb201", None)(cell) == trainable_parameters(cell, "cifar10")
+    assert exact_parameters("nb201", "cifar100")(cell) == trainable_parameters(cell, "cifar100")

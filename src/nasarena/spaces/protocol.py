@@ -33,6 +33,10 @@ class or object answers without building a space: :func:`nasarena.spaces.registr
     where the space can), and their identities as an object array of strings (``identities``
     alone is optional: it defaults to ``identity(at_row(row))``). The surrogates fit on whole
     tables through them (:func:`nasarena.surrogates.spaces.finite_index`); NB101 and NB201 have them.
+``exact_parameters(dataset)``
+    A function ``arch -> int``: the trainable parameters of an architecture's network for
+    ``dataset`` (None: the space's default), without building it; the surrogates report them
+    (:func:`nasarena.surrogates.spaces.exact_parameters`). NB101 and NB201 have it.
 """
 
 from __future__ import annotations

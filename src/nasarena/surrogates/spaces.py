@@ -129,19 +129,11 @@ def nb101_adjacency_one_hot(rows) -> np.ndarray:
 
 
 def exact_parameters(space_name: str, dataset: str | None):
-    """A function arch -> exact trainable parameters, or None where nasarena cannot count them.
+    """A function arch -> exact trainable parameters, or None where nasarena cannot count them:
+    the space's ``exact_parameters(dataset)`` capability (NB101: the embedded table's counts by
+    row; NB201: the network definition for the artefact's dataset, CIFAR-10 when it records none)."""
+    from ..spaces.registry import SPACES
 
-    NB101 counts come from the embedded table (by row), NB201 counts from the network
-    definition for the artefact's dataset (CIFAR-10 when it records none).
-    """
-    if space_name == "nb101":
-        from ..benchmarks.nb101 import LITE_FILE
-        from ..io.packaged import load_arrays
-
-        counts = load_arrays(LITE_FILE)["trainable_parameters"]
-        return lambda cell: counts.item(cell.row)
-    if space_name == "nb201":
-        from ..spaces.nb201 import trainable_parameters
-
-        return lambda cell: trainable_parameters(cell, dataset or "cifar10")
-    return None
+    if space_name not in SPACES or getattr(SPACES[space_name], "exact_parameters", None) is None:
+        return None
+    return space_by_name(space_name).exact_parameters(dataset)

@@ -197,6 +197,14 @@ class NB101Space:
         """The module hashes of the cells of many rows (an object array of strings)."""
         return unique_cells().hashes[self._table_rows(rows)].astype(object)
 
+    def exact_parameters(self, dataset: str | None = None) -> Callable[[Cell], int]:
+        """A function cell -> its network's trainable parameters (CIFAR-10, the only dataset),
+        from the embedded table (by row)."""
+        from ...io.packaged import LITE_FILE, load_arrays
+
+        counts = load_arrays(LITE_FILE)["trainable_parameters"]
+        return lambda cell: counts.item(cell.row)
+
     def identity(self, cell: Cell) -> str | None:
         """The canonical identity of an architecture: the official module hash (None for an
         invalid cell, which optimizers may still propose and de-duplicate)."""

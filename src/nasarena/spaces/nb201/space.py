@@ -111,6 +111,12 @@ class NB201Space:
         """:meth:`encode` of the cells of many indices, float32, from the one table of all cells."""
         return encode_all(kind)[np.asarray(rows, dtype=np.int64)].astype(np.float32)
 
+    def exact_parameters(self, dataset: str | None = None):
+        """A function cell -> its network's trainable parameters for ``dataset`` (CIFAR-10 when None)."""
+        from .network import trainable_parameters
+
+        return lambda cell: trainable_parameters(cell, dataset or "cifar10")
+
     def identity(self, cell: Cell201) -> str:
         """The cell string: every cell has its own benchmark records, equivalent ones too."""
         return cell.to_string()
