@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from types import MappingProxyType
 from collections.abc import Callable
+from types import MappingProxyType
 
 import numpy as np
 
