@@ -26,6 +26,7 @@ from nasarena.plots.setups import setup_boxplots
 from nasarena.runner.experiment import load_results, run_experiment
 from nasarena.runner.presets import BENCHMARK, BUDGET, PRESETS
 
+
 def main(out: Path, seeds: int, optimizers: list[str], jobs: int, benchmarks: list[str]) -> None:
     specs = [spec for preset in PRESETS.values() for spec in preset.specs(benchmarks, seeds=range(seeds))
              if spec.optimizer in optimizers]

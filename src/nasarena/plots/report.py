@@ -26,7 +26,7 @@ from ..analysis.anytime import Normalization, run_hypervolumes
 from ..analysis.attainment import attainment_surfaces, eaf_difference
 from ..analysis.curves import incumbent_curves
 from ..analysis.ecdf import final_regret_ecdfs, repetition_subsamples
-from ..analysis.paper_notes import nb1shot1_notes
+from ..analysis.paper_notes import nb1shot1_notes, table_i_notes
 from ..analysis.regret_basis import UNITS, regret_basis, regret_meaning, regret_name
 from ..analysis.trajectories import RUN_KEYS, final_results, label, monotone_fronts
 from ..runner.experiment import RUNS_DIR, load_results
@@ -477,6 +477,7 @@ def _setup_tables(figures: _Figures, final: pd.DataFrame, volumes: pd.DataFrame)
                  "the anytime paper's Table I"], rows,
                 caption=f"{bench}: final quality (Table I) grouped by {group}; *: in the best group of a Friedman "
                         f"test over seeds at {TABLE_I_CONFIDENCE:.0%} (Nemenyi post-hoc)"))
+        parts += [html.paragraph(note, "note") for note in table_i_notes(bench, runs["optimizer"].unique())]
         gaps = volumes.merge(runs[[*RUN_KEYS, "setup"]], on=RUN_KEYS)
         for group, treatment in (("setup", "optimizer"), ("optimizer", "setup")):
             rows, strong = [], []
