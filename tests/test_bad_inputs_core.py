@@ -12,6 +12,7 @@ from nasarena.errors import DataFileError, OutputError
 from nasarena.io.nb101_records import EvaluationData, ModelMetrics, NB101Record, serialize_record
 from nasarena.io.tfrecord import write_records
 from nasarena.spaces.nb101 import unique_cells
+from process_helpers import gone_within, kill_all
 
 
 def _records(rows=(0, 7), budgets=(108,), trials=3):
@@ -207,9 +208,9 @@ def test_point09_workers_exit_when_the_main_process_is_killed(tmp_path):
         assert len(workers) >= 3
         os.kill(process.pid, signal.SIGKILL)
         process.wait()
-        assert _gone_within(workers, 30)
+        assert gone_within(workers, 30)
     finally:
-        _kill(workers | {process.pid})
+        kill_all(workers | {process.pid})
 
 
 def test_ctrl_c_ends_a_parallel_experiment_at_once_leaving_it_resumable(tmp_path):
@@ -234,38 +235,18 @@ def test_ctrl_c_ends_a_parallel_experiment_at_once_leaving_it_resumable(tmp_path
         os.killpg(process.pid, signal.SIGINT)
         _, stderr = process.communicate(timeout=60)
     finally:
-        _kill(workers | {process.pid})
+        kill_all(workers | {process.pid})
     assert process.returncode == 130
     assert "interrupted: 0 of 4 runs finished" in stderr.decode()
     runs = out / RUNS_DIR
     assert not list(runs.glob(".claim-*")) and not list(runs.glob("*.parquet"))
     names = [path.name.removeprefix(".claim-").removesuffix(".lock") for path in claims]
     assert all(claim(runs, name) for name in names)  # nobody holds them: the next experiment runs them
-    assert _gone_within(workers, 30)
+    assert gone_within(workers, 30)
 
 
-def _kill(pids: set[int]) -> None:
-    for pid in pids:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
 
-def _gone_within(pids: set[int], seconds: float) -> bool:
-    """Whether every process of ``pids`` has exited (zombies count as exited) within ``seconds``."""
-    import psutil
-
-    def running(pid: int) -> bool:
-        try:
-            return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-        except psutil.NoSuchProcess:
-            return False
-
-    deadline = time.time() + seconds
-    while time.time() < deadline and any(running(pid) for pid in pids):
-        time.sleep(0.2)
-    return not any(running(pid) for pid in pids)
 
 
 def _flip_byte(path, position):

@@ -15,6 +15,7 @@ import pytest
 
 from nasarena.errors import InvalidSettingError
 from nasarena.execution import reporter, run_tasks
+from process_helpers import gone_within, kill_all
 
 
 def _nap(seconds: float, value: int) -> tuple[int, int]:
@@ -111,30 +112,10 @@ if __name__ == "__main__":
 """
 
 
-def _running(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie waiting for its parent to read its status has ended)."""
-    import psutil
-
-    try:
-        os.kill(pid, 0)
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-    except (ProcessLookupError, psutil.NoSuchProcess):
-        return False
 
 
-def _gone_within(pids: set[int], seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and any(_running(pid) for pid in pids):
-        time.sleep(0.1)
-    return not any(_running(pid) for pid in pids)
 
 
-def _kill(pids: set[int]) -> None:
-    for pid in pids:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
 
 def _wait_for(condition, seconds: float = 60) -> None:
@@ -167,9 +148,9 @@ def test_ctrl_c_stops_the_workers_at_once_and_keeps_finished_tasks(tmp_path):
         _, stderr = process.communicate(timeout=30)
         assert time.monotonic() - start < 10
     finally:
-        _kill({process.pid} | _worker_pids(tmp_path))
+        kill_all({process.pid} | _worker_pids(tmp_path))
     assert process.returncode != 0 and b"KeyboardInterrupt" in stderr
-    assert len(workers) == 2 and _gone_within(workers, 5)
+    assert len(workers) == 2 and gone_within(workers, 30)
     assert [path.name for path in tmp_path.glob("done-*")] == ["done-0"]
     assert not (tmp_path / "pid-3").exists() and not (tmp_path / "pid-4").exists()  # queued: never started
 
@@ -181,9 +162,9 @@ def test_workers_exit_when_the_main_process_is_killed(tmp_path):
         workers = _worker_pids(tmp_path)
         os.kill(process.pid, signal.SIGKILL)
         process.wait()
-        assert len(workers) == 2 and _gone_within(workers, 5)
+        assert len(workers) == 2 and gone_within(workers, 30)
     finally:
-        _kill({process.pid} | _worker_pids(tmp_path))
+        kill_all({process.pid} | _worker_pids(tmp_path))
 
 
 # --- a family on the layer: data collection with the live benchmark (tiny networks) --------------
@@ -235,9 +216,9 @@ def test_interrupted_collection_keeps_its_finished_stream_and_resumes(cifar_fold
         os.killpg(process.pid, signal.SIGINT)
         process.communicate(timeout=30)
     finally:
-        _kill(workers | {process.pid})
+        kill_all(workers | {process.pid})
     assert process.returncode != 0
-    assert len(workers) >= 3 and _gone_within(workers, 5)  # the fork server and both workers
+    assert len(workers) >= 3 and gone_within(workers, 30)  # the fork server and both workers
     import pandas as pd
 
     kept = pd.read_parquet(out)
@@ -262,7 +243,7 @@ def test_killed_collection_leaves_no_worker_behind(cifar_folder, tmp_path):
         workers = _descendants(process.pid)
         os.kill(process.pid, signal.SIGKILL)
         process.wait()
-        assert _gone_within(workers, 5)
+        assert gone_within(workers, 30)
     finally:
-        _kill(workers | {process.pid})
+        kill_all(workers | {process.pid})
 
