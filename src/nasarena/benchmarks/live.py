@@ -38,6 +38,7 @@ import numpy as np
 
 from ..errors import DataFileError, InvalidArchitectureError, InvalidSettingError, import_extra, unknown_name
 from ..io.files import atomic_write_bytes
+from ..io.fingerprint import settings_fingerprint
 from ..spaces.registry import space as space_named
 from .protocol import Benchmark, Description
 from .result import BatchResult, Result
@@ -116,7 +117,7 @@ class LiveBenchmark(Benchmark):
         self.settings = {"format": FORMAT_VERSION, "space": space, "protocol": self.protocol.to_dict(),
                          "scale": self.scale, "data": {"image_size": self.image_size, "subset": self.subset,
                                                        "validation_seed": self.validation_seed}}
-        self.settings_hash = hashlib.sha256(json.dumps(self.settings, sort_keys=True).encode()).hexdigest()[:16]
+        self.settings_hash = settings_fingerprint(self.settings, strict=True)
         self.folder = Path(store if store is not None else default_store()) / self.settings_hash
 
     @property

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..io.packaged import load_arrays, read_manifest
+from ..io.packaged import NB201_FILE, load_arrays, read_manifest
 from ..spaces.nb201 import NUM_CELLS, Cell201, NB201Space, cell_at, flops, index_of, trainable_parameters
 from .protocol import Description, InvalidArchitectureError
 from .tabular import METRICS, TabularBenchmark, TabularData
 
-DATA_FILE = "nb201.npz.xz"
 FIDELITIES = (12, 200)
 DATASETS = ("cifar10", "cifar100", "imagenet16-120")
 TRAINING_IMAGES = {"cifar10": 50_000, "cifar100": 50_000, "imagenet16-120": 151_700}
@@ -43,7 +42,7 @@ def row_of_cell(arch) -> int:
 def load(dataset: str, seed: int = 0) -> TabularBenchmark:
     if dataset not in DATASETS:
         raise ValueError(f"unknown NB201 dataset {dataset!r}; expected one of {', '.join(DATASETS)}")
-    arrays = load_arrays(DATA_FILE)
+    arrays = load_arrays(NB201_FILE)
     cells = [cell_at(i) for i in range(NUM_CELLS)]
     # float64: the data's precision (float32 would merge distinct accuracies of different cells)
     values = np.full((NUM_CELLS, len(FIDELITIES), 1, 1, len(METRICS)), np.nan, dtype=np.float64)
@@ -71,7 +70,7 @@ def load(dataset: str, seed: int = 0) -> TabularBenchmark:
                   f"{MACS_PER_SECOND:.0e} MAC/s"
                   + ("" if has_final_test else "; no 200-epoch test accuracy exists in the data, so regret is "
                      "measured on the 200-epoch validation accuracy")),
-        provenance=read_manifest()[DATA_FILE].provenance,
+        provenance=read_manifest()[NB201_FILE].provenance,
     )
     return TabularBenchmark(name, "1.0", data, NB201Space(), row_of_cell, description, seed=seed,
                             regret_metric="test_accuracy" if has_final_test else "valid_accuracy")

@@ -8,14 +8,12 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.supernet import SupernetScores, cluster_architectures, cluster_summary, id_rate, random_baseline
-from ..io.packaged import load_arrays, read_manifest
-
-GDAS_FILE = "nb201-gdas-supernet.npz.xz"
+from ..io.packaged import NB201_GDAS_SUPERNET_FILE, load_arrays, read_manifest
 
 
 def embedded_gdas_scores() -> SupernetScores:
     """One GDAS supernet's one-shot accuracy of every NB201 cell at 25 checkpoints (CIFAR-10)."""
-    arrays = load_arrays(GDAS_FILE)
+    arrays = load_arrays(NB201_GDAS_SUPERNET_FILE)
     return SupernetScores(tuple(str(c) for c in arrays["checkpoints"]), arrays["scores"].astype(np.float64))
 
 
@@ -86,8 +84,8 @@ def _write(true_scores, supernet: SupernetScores, metrics: pd.DataFrame, bench, 
         body.append(html.paragraph(f"Note: no checkpoint at epoch {', '.join(gaps)} (the checkpoints are every "
                                    f"{_step(supernet.checkpoints):g} epochs otherwise); the curves join its "
                                    "neighbours.", "muted"))
-    if GDAS_FILE in read_manifest() and supernet.checkpoints == embedded_gdas_scores().checkpoints:
-        body.append(html.paragraph(f"Supernet scores: {read_manifest()[GDAS_FILE].provenance}", "muted"))
+    if NB201_GDAS_SUPERNET_FILE in read_manifest() and supernet.checkpoints == embedded_gdas_scores().checkpoints:
+        body.append(html.paragraph(f"Supernet scores: {read_manifest()[NB201_GDAS_SUPERNET_FILE].provenance}", "muted"))
     final = metrics[metrics["checkpoint"] == supernet.checkpoints[-1]]
     header, rows_html = last_checkpoint_table(final, ks, n)
     scope = f": {m:,} of the {n:,} architectures scored, a1(k) among them" if m < n else ""

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...io.packaged import load_arrays
+from ...io.packaged import TRIPLES_FILE, load_arrays
 from .clusters import Clusters, nb101_clusters
 from .cost import CostSize, cost_and_size
 from .data import SpaceData, accuracy_metric, space_data
@@ -18,7 +18,6 @@ from .locality import autocorrelation, distance_to_points, fitness_distance, ran
 from .oneshot import OneShotSpaces, oneshot_spaces
 from .operations import Replacement, replacements
 
-TRIPLES_FILE = "nb101-pertrial-52.npz"
 PAPER_TRIALS = 3
 FAILED_BELOW = 0.2  # diverged runs (chance accuracy) are left out of the trial spread
 #: NB101 paper Sec. 3.4.

@@ -20,12 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ...io.packaged import load_arrays, save_arrays
+from ...io.packaged import CELLS_FILE, LOOKUP_FILE, load_arrays, save_arrays
 from .enumeration import NUM_OPS, Enumeration, edge_pairs, masks_to_matrices
 from .vocabulary import INPUT, OPS, OUTPUT
-
-CELLS_FILE = "nb101-cells.npz"  # hashes and canonical representatives: read by unique_cells()
-LOOKUP_FILE = "nb101-lookup.npz.xz"  # full DAGs and the row of every labelled graph: read to hash a cell
 
 
 @dataclass(frozen=True)
