@@ -203,7 +203,13 @@ class NB101Space:
         from ...io.packaged import LITE_FILE, load_arrays
 
         counts = load_arrays(LITE_FILE)["trainable_parameters"]
-        return lambda cell: counts.item(cell.row)
+
+        def parameters(cell: Cell) -> int:
+            if cell.row is None:
+                raise ValueError(f"{cell} is not a valid NB101 cell: it has no row in the table, so no parameters")
+            return int(counts[cell.row])
+
+        return parameters
 
     def identity(self, cell: Cell) -> str | None:
         """The canonical identity of an architecture: the official module hash (None for an
