@@ -16,8 +16,7 @@ variant's output folder is compared file by file with the old tree's first varia
   logs are compared by name only (measured throughout);
 - the settings hashes are the hexadecimal names in the relative paths and the ``*hash*`` /
   ``*fingerprint*`` / ``*digest*`` / ``*sha256*`` fields of the JSON files and checkpoints: a
-  different one shows up as a file
-  present on one side only or as a differing field.
+  different one shows up as a file present on one side only or as a differing field.
 
 Inputs shared by both trees are made once under the work folder: a synthetic
 ``cifar-10-batches-py`` folder (5x50 training, 50 test images; as tests/conftest.py) for the
