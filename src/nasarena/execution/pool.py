@@ -150,10 +150,19 @@ class _Skipped:
 
 
 def _call(function, task: tuple):
-    """In a worker: ``function(*task)``, unless a task of the pool has failed."""
+    """In a worker: ``function(*task)``, unless a task of the pool has failed.
+
+    A failing task sets the pool's flag itself, before its error travels back: had it waited
+    for the caller to read the error and set it, this worker could already have taken and
+    started the next queued task (seen on a busy machine: a 30-second task after the error)."""
     if _cancelled is not None and _cancelled.is_set():
         return _Skipped
-    return function(*task)
+    try:
+        return function(*task)
+    except BaseException:
+        if _cancelled is not None:
+            _cancelled.set()
+        raise
 
 
 def _drain(messages, progress) -> None:
