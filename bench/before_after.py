@@ -81,7 +81,6 @@ import argparse
 import hashlib
 import json
 import os
-import pickle
 import re
 import resource
 import shutil
@@ -184,16 +183,13 @@ def ensure_old_tree(path: Path) -> Path:
 
 
 def write_cifar(root: Path) -> Path:
-    """The tests' tiny synthetic CIFAR-10 (tests/conftest.write_batches_folder's layout and seed)."""
-    folder = root / "cifar-10-batches-py"
-    folder.mkdir(parents=True)
-    rng = np.random.default_rng(0)
-    for name in [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]:
-        labels = np.tile(np.arange(10), 5)
-        images = rng.integers(0, 256, size=(50, 3 * 32 * 32), dtype=np.uint8)
-        with open(folder / name, "wb") as stream:
-            pickle.dump({b"labels": labels.tolist(), b"data": images}, stream)
-    return folder
+    """The tests' tiny synthetic CIFAR-10 (tests/conftest.py's ``write_batches_folder``, imported
+    from there so that both trees read the very data the tests train on)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from conftest import write_batches_folder
+
+    root.mkdir(parents=True, exist_ok=True)
+    return write_batches_folder(root)
 
 
 SURROGATE_DATA = """
