@@ -221,7 +221,7 @@ def test_nb301_pipeline_on_a_tiny_darts_network_is_deterministic_and_resumes(tmp
 
 
 def test_kill_during_training_then_resume_equals_the_uninterrupted_run(tmp_path):
-    """``kill -9`` of ``nasarena train`` after its first checkpoint; resuming finishes the same run."""
+    """``kill -9`` of ``nasarena train`` after its first epoch; resuming finishes the same run."""
     import json
     import os
     import signal
@@ -240,7 +240,8 @@ def test_kill_during_training_then_resume_equals_the_uninterrupted_run(tmp_path)
     process = subprocess.Popen(arguments, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 120
-        while not (out / "checkpoint.pt").exists() and process.poll() is None and time.monotonic() < deadline:
+        # record.json is the last file an epoch writes (after checkpoint.pt): wait for it, not the checkpoint
+        while not (out / "record.json").exists() and process.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
         os.kill(process.pid, signal.SIGKILL)
     finally:
