@@ -9,6 +9,9 @@ spaces
     architectures and search spaces.
 training
     the one training core (networks, data, protocols, the loop, checkpoints).
+estimators
+    cheap estimators of architecture quality computed on the exact networks (zero-cost
+    proxies): below the benchmarks, which may offer them as a fidelity below training.
 benchmarks
     ``benchmarks`` and ``surrogates``, side by side: the surrogate benchmark answers with
     surrogate models, the built-in surrogates are fitted on the tabular benchmarks, and the live
@@ -49,6 +52,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                     "nasarena.io")),
     ("spaces", ("nasarena.spaces",)),
     ("training", ("nasarena.training",)),
+    ("estimators", ("nasarena.estimators",)),
     ("benchmarks", ("nasarena.benchmarks", "nasarena.surrogates")),
     ("search", ("nasarena.optimizers", "nasarena.oneshot")),
     ("execution", ("nasarena.execution",)),
