@@ -22,7 +22,8 @@ reaches them). The life of an optimizer, as the runner drives it:
 
 Capabilities are declared, not discovered: a multi-fidelity optimizer sets
 ``multi_fidelity = True`` and takes a ``fidelities`` setting, which the runner fills with the
-benchmark's fidelities.
+benchmark's fidelities; a multi-objective optimizer sets ``multi_objective = True`` and learns
+from :attr:`Observation.objectives` (all minimised) instead of ``valid_accuracy``.
 """
 
 from __future__ import annotations
@@ -66,17 +67,28 @@ class Observation:
 
     ``valid`` is False for an architecture outside the space; it then has accuracy 0 and
     cost 0 and does not count towards the budget, as in the original protocol.
+
+    In a multi-objective run ``objectives`` is the validation objective vector, in the order of
+    the run's objectives, every one minimised (error = 1 - validation accuracy, latency in ms,
+    ...); it is empty in a single-objective run. ``feasible`` is False when the run's
+    constraint (e.g. latency <= L ms on a device) is violated: a constrained optimizer never
+    prefers such an architecture to a feasible one. The runner fills both; neither ever holds a
+    test value.
     """
 
     valid_accuracy: float
     cost_seconds: float
     valid: bool = True
+    objectives: tuple[float, ...] = ()
+    feasible: bool = True
 
     @classmethod
-    def from_fields(cls, valid_accuracy: float, cost_seconds: float, valid: bool) -> Observation:
+    def from_fields(cls, valid_accuracy: float, cost_seconds: float, valid: bool,
+                    objectives: tuple[float, ...] = (), feasible: bool = True) -> Observation:
         """An Observation from all fields, for the runner's hot path (as ``Trial.from_fields``)."""
         observation = object.__new__(cls)
-        observation.__dict__.update(valid_accuracy=valid_accuracy, cost_seconds=cost_seconds, valid=valid)
+        observation.__dict__.update(valid_accuracy=valid_accuracy, cost_seconds=cost_seconds, valid=valid,
+                                    objectives=objectives, feasible=feasible)
         return observation
 
 
@@ -176,6 +188,9 @@ class Optimizer(metaclass=_SettingsChecked):
     SETTINGS: ClassVar[Mapping[str, Setting]] = {}
     #: True for optimizers that schedule fidelities themselves (they take ``fidelities``).
     multi_fidelity: ClassVar[bool] = False
+    #: True for optimizers that minimise the vector ``Observation.objectives`` (a Pareto front);
+    #: False for those that maximise ``valid_accuracy``.
+    multi_objective: ClassVar[bool] = False
     #: For a re-implementation, the registry name of the library-backed optimizer it reproduces
     #: (``smac3`` for ``smac``): a setting only the reference has is refused with its name.
     reference: ClassVar[str | None] = None
