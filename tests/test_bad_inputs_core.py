@@ -103,7 +103,7 @@ from pathlib import Path  # noqa: E402
 
 import pandas as pd  # noqa: E402
 
-from nasarena.execution.claims import claim  # noqa: E402
+from nasarena.io.claims import claim  # noqa: E402
 from nasarena.runner import Budget  # noqa: E402
 from nasarena.runner.experiment import RUNS_DIR, grid, load_results, load_timings, pending, run_experiment  # noqa: E402
 

@@ -10,17 +10,9 @@ from __future__ import annotations
 
 from nasarena.layers import LAYERS, ROOT, imports, layer_of, source_modules, upward_arrows
 
-#: The arrows that run back up today: (module, imported module) -> why it is there.
-ALLOWED: dict[tuple[str, str], str] = {
-    # nasarena.benchmark(name), the one-line entry point: the benchmarks package is imported inside
-    # the function, so `import nasarena` stays cheap and loads no benchmark.
-    ("nasarena", "nasarena.benchmarks"): "the top-level nasarena.benchmark() convenience loader",
-    # The live benchmark trains each (architecture, epochs) key once among the processes sharing a
-    # store by claiming it (imported inside _claimed_training). execution imports only errors and
-    # io, so the claims could sit in a lower layer; the design puts execution above the benchmarks.
-    ("nasarena.benchmarks.live", "nasarena.execution.claims"): "the live benchmark's store claims a key "
-                                                               "before training it",
-}
+#: The arrows that run back up today: (module, imported module) -> why it is there. Empty since issue 30:
+#: the claims moved to io (a file-system primitive), the package root became the top layer's facade.
+ALLOWED: dict[tuple[str, str], str] = {}
 
 
 def _arrows() -> dict[tuple[str, str], list[int]]:
@@ -79,6 +71,7 @@ def test_imports_seen_in_functions_relative_and_absolute(tmp_path):
         "benchmarks/live.py": "def train():\n    import nasarena.runner.experiment\n    from ..runner import run\n",
         "runner/__init__.py": "",
         "runner/experiment.py": "from nasarena.benchmarks.tabular import y\nfrom .. import errors\n",
+        "runner/protocol.py": "from .. import __version__\n",
     }
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -92,7 +85,9 @@ def test_imports_seen_in_functions_relative_and_absolute(tmp_path):
         ("nasarena.benchmarks.live", "nasarena.runner"),
         ("nasarena.runner.experiment", "nasarena.benchmarks.tabular"),
         ("nasarena.runner.experiment", "nasarena.errors"),
+        ("nasarena.runner.protocol", "nasarena"),
     }
     up = {(module, target) for module, target, _ in upward_arrows(tmp_path)}
-    assert up == {("nasarena", "nasarena.benchmarks.tabular"), ("nasarena.benchmarks.live", "nasarena.runner.experiment"),
-                  ("nasarena.benchmarks.live", "nasarena.runner")}
+    # the package root is the top layer's facade: it may compose any layer, and nothing may import it
+    assert up == {("nasarena.benchmarks.live", "nasarena.runner.experiment"), ("nasarena.benchmarks.live", "nasarena.runner"),
+                  ("nasarena.runner.protocol", "nasarena")}

@@ -1,6 +1,11 @@
-"""nasarena: exact, fast and reproducible neural architecture search benchmarking."""
+"""nasarena: exact, fast and reproducible neural architecture search benchmarking.
 
-__version__ = "0.1.0"
+The package root is the user's facade, the top layer (:mod:`nasarena.layers`): it composes the
+layers below for one-line use and nothing in the package imports it. It stays cheap to import
+(every ``import nasarena.x`` runs it first): the benchmarks load on the first call.
+"""
+
+from .version import __version__
 
 
 def benchmark(name: str, **options):
@@ -8,3 +13,6 @@ def benchmark(name: str, **options):
     from .benchmarks import benchmark as load
 
     return load(name, **options)
+
+
+__all__ = ["__version__", "benchmark"]

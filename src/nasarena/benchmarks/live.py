@@ -217,7 +217,7 @@ class LiveBenchmark(Benchmark):
         """Train under a claim, so that processes sharing the store train each key once: one that
         finds the key claimed by a live process waits for its result (a dead owner's claim is
         taken over, and its checkpoints resumed)."""
-        from ..execution.claims import claim, release
+        from ..io.claims import claim, release
 
         key, folder = self._key(arch, epochs), self.folder / TRAINING_DIR
         folder.mkdir(parents=True, exist_ok=True)

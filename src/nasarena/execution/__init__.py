@@ -2,8 +2,8 @@
 
 :func:`run_tasks` (:mod:`.pool`, where its contract is written) runs tasks in this process, on
 worker processes of a fork server that die with their parent and stop at once on Ctrl-C
-(:mod:`.workers`), or as Ray tasks (:mod:`.ray`); :mod:`.claims` keeps two processes sharing a
-folder from computing one task twice.
+(:mod:`.workers`), or as Ray tasks (:mod:`.ray`); the claims of :mod:`nasarena.io.claims` keep two
+processes sharing a folder from computing one task twice.
 """
 
 from .pool import BACKENDS, reporter, run_tasks

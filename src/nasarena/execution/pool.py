@@ -36,7 +36,8 @@ collection, one-shot searches, their scoring and tuning):
   :func:`.workers.context`).
 - ``gpu_per_task``: on Ray, one GPU per task where the cluster has GPUs.
 
-Claims (:mod:`.claims`) keep two processes that share a folder from computing one task twice.
+Claims (:mod:`nasarena.io.claims`, a file-system primitive below this layer) keep two processes that
+share a folder from computing one task twice.
 """
 
 from __future__ import annotations

@@ -8,6 +8,10 @@ empty: an empty claim read as "writer died" let two processes hold one claim. An
 that finds the claim leaves the run alone while its owner is alive, and takes it over once the
 owner is gone (a ``kill -9`` leaves a claim behind; it is stale, not binding). Temporary files
 carry their writer's pid too, so start-up clean-up deletes only the partial files of dead writers.
+
+A file-system primitive (files, their owners), so it sits in ``io`` with the locks' owner lines
+(:mod:`.processes`): the execution layer's experiments and the live benchmark's store, a layer
+below it, both claim through it.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import socket
 from pathlib import Path
 
 from ..errors import OutputError
-from ..io.processes import owner_alive, owner_text
+from .processes import owner_alive, owner_text
 
 CLAIM_PREFIX = ".claim-"
 PARTIAL_PREFIX = ".partial-"

@@ -504,7 +504,7 @@ def _versions_section() -> list[str]:
 
     import matplotlib
 
-    from .. import __version__
+    from ..version import __version__
 
     rows = [("nasarena", __version__), ("numpy", np.__version__), ("pandas", pd.__version__),
             ("moocore", version("moocore")), ("matplotlib", matplotlib.__version__),

@@ -8,7 +8,7 @@ aside as ``*.corrupt`` and its run computed again). A run depends only on its sp
 results are the same whatever the backend and the number of processes: run files hold only
 deterministic columns, and the measured optimizer CPU time goes to ``OUT/timings/``.
 Several experiments may write into one folder at once: each run is claimed first
-(:mod:`nasarena.execution.claims`), so it is computed and written exactly once. The runs are
+(:mod:`nasarena.io.claims`), so it is computed and written exactly once. The runs are
 tasks of :func:`nasarena.execution.run_tasks`: Ctrl-C (``KeyboardInterrupt`` in the main
 process) ends a process-pool experiment at once: the workers stop in the middle of their runs,
 queued runs never start, the claims are released and the interrupt is raised again.
@@ -33,7 +33,7 @@ import pyarrow.parquet
 
 from ..errors import DataFileError, InvalidSettingError, OutputError
 from ..execution import BACKENDS, reporter, run_tasks
-from ..execution.claims import claim, partial_prefix, release, remove_stale_claims, remove_stale_partials
+from ..io.claims import claim, partial_prefix, release, remove_stale_claims, remove_stale_partials
 from ..execution.pool import PROGRESS_INTERVAL
 from ..io.files import atomic_write_bytes
 from ..io.outputs import own_folder
@@ -227,7 +227,7 @@ def _merge_settings(out: Path, specs: Sequence[RunSpec]) -> None:
         known[spec.settings_hash] = {
             "optimizer": spec.optimizer,
             "optimizer_settings": spec.recorded_settings,
-            "run_settings": asdict(spec.run_settings),
+            "run_settings": spec.run_settings.recorded,
             "budget": asdict(spec.budget),
             **({"benchmark_options": spec.result_options} if spec.result_options else {}),
         }

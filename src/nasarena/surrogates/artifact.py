@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import __version__
+from ..version import __version__
 from ..errors import DataFileError, OutputError, as_missing_extra
 from ..io.files import atomic_write_bytes
 
