@@ -31,6 +31,8 @@ from ..errors import InvalidSettingError
 from ..io.fingerprint import settings_fingerprint
 from ..optimizers.base import Observation, Optimizer
 from .clock import OptimizerClock
+from .front import IncumbentFront
+from .objectives import RunObjectives, check_optimizer_objectives
 
 MAX_CONSECUTIVE_INVALID = 100_000
 #: With caching, the cached answers in a row after which a run is refused: an optimizer that only
@@ -76,15 +78,36 @@ class Budget:
 
 @dataclass(frozen=True)
 class RunSettings:
-    """How a run is driven (beyond the optimizer's own settings)."""
+    """How a run is driven (beyond the optimizer's own settings).
+
+    ``objectives`` (labels such as ``("error", "latency:pixel3")``, two or more) make the run
+    multi-objective and ``constraint`` (``"latency:pixel3<=5"``) bounds it; see
+    :mod:`.objectives`. Both are in the settings hash only when set."""
 
     n_workers: int = 1
     caching: bool = False
     count_optimizer_time: bool = False
+    objectives: tuple[str, ...] = ()
+    constraint: str | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.n_workers, bool) or not isinstance(self.n_workers, (int, np.integer)) or self.n_workers < 1:
             raise InvalidSettingError(f"n_workers must be a whole number >= 1, got {self.n_workers!r}")
+        if isinstance(self.objectives, str) or not all(isinstance(label, str) for label in self.objectives):
+            raise InvalidSettingError(f"objectives must be a tuple of labels such as ('error', 'latency:pixel3'), "
+                                      f"got {self.objectives!r}")
+        object.__setattr__(self, "objectives", tuple(self.objectives))
+
+    @property
+    def protocol(self) -> dict:
+        """The settings every run has (the hash's ``run`` entry, unchanged since before objectives)."""
+        return {"n_workers": self.n_workers, "caching": self.caching, "count_optimizer_time": self.count_optimizer_time}
+
+    @property
+    def recorded(self) -> dict:
+        """What ``settings.json`` records: the protocol, plus objectives and constraint when set."""
+        return {**self.protocol, **({"objectives": list(self.objectives)} if self.objectives else {}),
+                **({"constraint": self.constraint} if self.constraint is not None else {})}
 
 
 def settings_hash(optimizer: str, optimizer_settings: dict, run_settings: RunSettings, budget: Budget,
@@ -92,9 +115,14 @@ def settings_hash(optimizer: str, optimizer_settings: dict, run_settings: RunSet
     """Short stable hash of everything that configures a run except the benchmark's name and the
     seed: with ``benchmark_options``, also the loader options that change what the benchmark
     answers (absent when there are none, so the hashes of runs without them stay as they were);
-    with caching, what caching means (:data:`CACHING_SEMANTICS`; runs without it keep their hash)."""
-    configured = {"optimizer": optimizer, "settings": optimizer_settings, "run": run_settings.__dict__,
+    with caching, what caching means (:data:`CACHING_SEMANTICS`; runs without it keep their hash);
+    with objectives or a constraint, those (single-objective, unconstrained runs keep their hash)."""
+    configured = {"optimizer": optimizer, "settings": optimizer_settings, "run": run_settings.protocol,
                   "budget": budget.__dict__}
+    if run_settings.objectives:
+        configured["objectives"] = list(run_settings.objectives)
+    if run_settings.constraint is not None:
+        configured["constraint"] = run_settings.constraint
     if benchmark_options:
         configured["benchmark_options"] = benchmark_options
     if run_settings.caching:
@@ -107,6 +135,9 @@ TRAJECTORY_COLUMNS = [
     "arch_id", "fidelity", "valid_accuracy", "test_accuracy", "incumbent_id", "incumbent_valid_accuracy",
     "incumbent_test_regret",
 ]
+#: The columns a run with objectives or a constraint adds (see :func:`run`).
+CONSTRAINED_COLUMNS = ["feasible"]
+OBJECTIVE_COLUMNS = ["objectives", "valid_objectives", "test_objectives", "front_size"]
 
 
 def run(
@@ -126,9 +157,23 @@ def run(
     spent so far (0 to 1), so that long runs can show progress before they end. The
     ``optimizer_cpu_time`` column is the optimizer's cumulative CPU time, measured as
     :mod:`.clock` says (estimated from cheap wall-clock reads unless it is charged).
+
+    With a constraint (``settings.constraint``) the incumbent is the most accurate *feasible*
+    evaluation (None, with NaN values, until there is one), its regret is measured from the
+    constrained optimum, and a ``feasible`` column says which evaluations met the bound. With
+    objectives (``settings.objectives``) the optimizer is told each validation objective vector,
+    and the run's incumbent is the non-dominated set of its feasible validation vectors
+    (:class:`.front.IncumbentFront`); the rows add the objectives' labels, each evaluation's
+    validation and test vectors and the size of the incumbent front after it. The incumbent
+    columns keep their single-objective meaning there (the most accurate feasible evaluation).
     """
     query_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(2)[1])
-    optimum = benchmark.optimum("test_accuracy")
+    scoring = RunObjectives(benchmark, settings.objectives, settings.constraint) \
+        if settings.objectives or settings.constraint is not None else None
+    optimum = benchmark.optimum("test_accuracy") if scoring is None else scoring.optimum()
+    check_optimizer_objectives(optimizer.name, optimizer.multi_objective, settings.objectives)
+    front = IncumbentFront()
+    scored: list[tuple] = []  # with objectives or a constraint: (feasible, valid vector, test vector, front size)
     # Bound methods and limits held in locals: the loop below runs once per evaluation, and a
     # cheap optimizer with a table look-up costs only a few microseconds per evaluation in all.
     identity_of, query, final_test_accuracy = benchmark.space.identity, benchmark.query, benchmark.final_test_accuracy
@@ -193,8 +238,14 @@ def run(
         start_next(worker, 0.0)
     while events:
         finish, _, worker, trial, result, identity, cached = heapq.heappop(events)
-        before = read()
-        tell(trial, observe(result.valid_accuracy, result.cost_seconds, True))
+        if scoring is None:
+            before = read()
+            tell(trial, observe(result.valid_accuracy, result.cost_seconds, True))
+        else:
+            feasible = scoring.feasible(trial.arch)
+            valid_vector, test_vector = scoring.vectors(trial.arch, result)
+            before = read()
+            tell(trial, observe(result.valid_accuracy, result.cost_seconds, True, valid_vector, feasible))
         after = read()
         optimizer_ns += after - before
         if charge:
@@ -204,10 +255,15 @@ def run(
         if cached:  # no evaluation: nothing new to record
             start_next(worker, finish)
             continue
-        if incumbent is None or result.valid_accuracy > incumbent[0]:
+        if scoring is not None:
+            if feasible and valid_vector:
+                front.add(valid_vector, len(rows))
+            scored.append((feasible, valid_vector, test_vector, len(front)))
+        if (scoring is None or feasible) and (incumbent is None or result.valid_accuracy > incumbent[0]):
             incumbent = (result.valid_accuracy, identity, optimum - final_test_accuracy(trial.arch))
+        best = incumbent or _NO_INCUMBENT
         rows.append((len(rows), finish, optimizer_ns, identity, result.fidelity, result.valid_accuracy,
-                     result.test_accuracy, incumbent[1], incumbent[0], incumbent[2]))
+                     result.test_accuracy, best[1], best[0], best[2]))
         start_next(worker, finish)
         if on_progress is not None:
             on_progress(budget.spent(finish, started))
@@ -215,7 +271,24 @@ def run(
     frame = _trajectory_frame(rows, (benchmark_name or benchmark.name, optimizer.name,
                                      settings_hash(optimizer.name, optimizer.settings(), settings, budget), seed))
     frame["optimizer_cpu_time"] = clock.seconds(frame["optimizer_cpu_time"].to_numpy())
+    if scoring is not None:
+        _add_scored_columns(frame, scoring, scored)
     return frame
+
+
+#: The incumbent columns of a constrained run before its first feasible evaluation.
+_NO_INCUMBENT = (math.nan, None, math.nan)
+
+
+def _add_scored_columns(frame: pd.DataFrame, scoring: RunObjectives, scored: list[tuple]) -> None:
+    """The ``feasible`` column, and with objectives the vectors (list columns) and front sizes."""
+    feasible, valid, test, sizes = zip(*scored) if scored else ((), (), (), ())
+    frame["feasible"] = np.array(feasible, dtype=bool)
+    if scoring.multi_objective:
+        frame["objectives"] = np.full(len(frame), scoring.labels, dtype=object)
+        frame["valid_objectives"] = pd.Series([list(v) for v in valid], dtype=object)
+        frame["test_objectives"] = pd.Series([list(v) for v in test], dtype=object)
+        frame["front_size"] = np.array(sizes, dtype=np.int64)
 
 
 #: The trajectory columns holding architecture identities (strings); every other is numeric.
