@@ -29,7 +29,10 @@ CELLS_FILE = "nb101-cells.npz"  # NB101 hashes and canonical representatives
 LOOKUP_FILE = "nb101-lookup.npz.xz"  # NB101 full DAGs and the row of every labelled graph
 NB201_FILE = "nb201.npz.xz"  # the NB201 tables
 NB201_GDAS_SUPERNET_FILE = "nb201-gdas-supernet.npz.xz"  # GDAS supernet records on NB201
-PACKAGED_FILES = (LITE_FILE, TRIPLES_FILE, CELLS_FILE, LOOKUP_FILE, NB201_FILE, NB201_GDAS_SUPERNET_FILE)
+NB201_LATENCY_FILE = "nb201-latency.npz.xz"  # measured latency of every NB201 cell on 27 device settings
+FBNET_LATENCY_FILE = "fbnet-latency-table.npz"  # the additive FBNet latency model fitted per device setting
+PACKAGED_FILES = (LITE_FILE, TRIPLES_FILE, CELLS_FILE, LOOKUP_FILE, NB201_FILE, NB201_GDAS_SUPERNET_FILE,
+                  NB201_LATENCY_FILE, FBNET_LATENCY_FILE)
 
 
 class DataIntegrityError(DataFileError, RuntimeError):
