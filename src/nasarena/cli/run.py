@@ -38,6 +38,13 @@ def run_command(
                                                "(repeatable), e.g. for live: protocol=quick, image_size=16, subset=100, "
                                                "channels=8, data=DIR, store=DIR. Not part of run file names: use one "
                                                "--out per setting."),
+    objectives: str = typer.Option(None, help="Two or more minimised objectives, comma-separated, for multi-objective "
+                                              "optimizers: error, latency:DEVICE, params, flops (e.g. "
+                                              "error,latency:pixel3; devices: `nasarena benchmarks NAME`). Runs are "
+                                              "scored against the exact true Pareto front."),
+    constraint: str = typer.Option(None, help="A latency bound latency:DEVICE<=MS (e.g. latency:pixel3<=5): the "
+                                              "incumbent is the best evaluation within it, and single-objective "
+                                              "regret is measured from the best architecture within it."),
     preset: str = typer.Option(None, help="A named experiment (anytime-O, anytime-VS, anytime-C, anytime-CVS) with "
                                           "its optimizers, settings, caching, 20 seeds and 1e7 s; --optimizers and "
                                           "--seeds may choose among them, --budget, --max-evaluations, --caching and "
@@ -67,10 +74,12 @@ def run_command(
     check.check_overrides(overrides, names, check.plain_settings(setting))
     seed_list = parse_seeds(seeds or "0-9")
     check.check_run_count(len(benchmarks), len(names), len(seed_list))
+    labels = check.check_objectives(objectives, constraint, benchmarks, options, names)
     specs = grid(benchmarks, names, seed_list, Budget(seconds=budget, evaluations=max_evaluations), overrides,
-                 RunSettings(n_workers=workers, caching=caching, count_optimizer_time=count_optimizer_time), options)
+                 RunSettings(n_workers=workers, caching=caching, count_optimizer_time=count_optimizer_time,
+                             objectives=labels, constraint=constraint), options)
     if preset is not None:  # a named experiment replaces the grid (see runner.presets)
-        check.check_preset_fixes(preset, budget, max_evaluations, caching, setting)
+        check.check_preset_fixes(preset, budget, max_evaluations, caching, setting, objectives or constraint)
         specs = _preset_specs(preset, benchmarks, options, names if optimizers else None,
                               seed_list if seeds else None)
     check.check_optimizer_construction(specs)
@@ -86,11 +95,31 @@ def run_command(
                        "the same command runs the rest", err=True)
             raise typer.Exit(130) from None
     print_final_regret(load_results(out, specs))
+    if labels:
+        _print_final_hypervolume_regret(load_results(out, specs))
     others = len(list((out / RUNS_DIR).glob("[!.]*.parquet"))) - len(specs)
     if others > 0:
         typer.echo(f"{out} also holds {others} run(s) of other commands, not in this table (the report shows every "
                    "finished run)")
     typer.echo(f"figures and statistical tests: nasarena report {out} --out {out}-report")
+
+
+def _print_final_hypervolume_regret(results) -> None:
+    """Per problem (benchmark and objectives) and optimizer: the median final hypervolume regret
+    and IGD+ of the found fronts against the exact true front (see analysis.multiobjective)."""
+    from ..analysis.multiobjective import PROBLEM, final_scores, front_trajectories
+    from ..analysis.pareto import REFERENCE
+
+    final = final_scores(front_trajectories(results))
+    typer.echo(f"final found fronts (test values of the validation front) against the true Pareto front: hypervolume "
+               f"regret (objectives normalised by the true front's ideal and nadir, reference point {REFERENCE} in "
+               "each) and IGD+, medians over runs")
+    width = max(16, *(len(name) for name in final["label"]))
+    typer.echo(f"{'problem':36s} {'configuration':{width}s} {'runs':>5s} {'HV regret':>10s} {'IGD+':>8s} "
+               f"{'front size':>10s}")
+    for (problem, name), group in final.groupby([PROBLEM, "label"], sort=True):
+        typer.echo(f"{problem:36s} {name:{width}s} {len(group):5d} {group['hv_regret'].median():10.4f} "
+                   f"{group['igd_plus'].median():8.4f} {group['front_size'].median():10.1f}")
 
 
 def _default_benchmark(preset: str | None) -> str:

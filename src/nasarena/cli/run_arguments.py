@@ -161,17 +161,39 @@ def _takes_path(loader) -> bool:
 
 
 def check_preset_fixes(preset: str, budget: float, max_evaluations: int | None, caching: bool,
-                       settings: list[str]) -> None:
+                       settings: list[str], objectives: str | None = None) -> None:
     """A preset fixes the budget, caching and settings (they define its setup); an option that
     would change them is refused rather than silently replaced."""
     from ..runner.presets import BUDGET
 
     given = [name for name, value in (("--budget", budget != BUDGET.seconds), ("--max-evaluations", max_evaluations),
-                                      ("--caching", caching), ("--set", settings)) if value]
+                                      ("--caching", caching), ("--set", settings),
+                                      ("--objectives/--constraint", objectives)) if value]
     if given:
         raise InvalidSettingError(f"--preset {preset} fixes the budget ({BUDGET.seconds:.0e} s, at most "
                                   f"{BUDGET.evaluations:,} queries), caching and the optimizers' settings; leave out "
                                   f"{', '.join(given)} or run without --preset")
+
+
+def check_objectives(objectives: str | None, constraint: str | None, benchmarks: list[str], options: dict,
+                     optimizers: list[str]) -> tuple[str, ...]:
+    """``--objectives`` and ``--constraint``: each objective one every benchmark can give (a known
+    device), a bound some architecture of each benchmark meets, and optimizers of the right kind
+    (multi-objective ones with two or more objectives, single-objective ones without). Returns
+    the objectives' labels (none for a single-objective run)."""
+    from ..benchmarks.objectives import parse_objectives
+    from ..optimizers.base import REGISTRY
+    from ..runner.experiment import _benchmark
+    from ..runner.objectives import RunObjectives, check_optimizer_objectives
+
+    labels = tuple(objective.label for objective in parse_objectives(objectives)) if objectives is not None else ()
+    for name in optimizers:
+        check_optimizer_objectives(name, REGISTRY[name].multi_objective, labels)
+    if labels or constraint is not None:
+        loader_options = tuple(sorted(options.items()))
+        for name in benchmarks:
+            RunObjectives(_benchmark(name, loader_options), labels, constraint)
+    return labels
 
 
 def check_optimizers(names: list[str]) -> None:
