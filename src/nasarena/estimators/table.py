@@ -1,0 +1,220 @@
+"""A table of zero-cost proxies over many architectures: ``nasarena estimators compute``.
+
+The architectures: every one of a finite space (NB201's 15,625 cells, in row order), or a
+seeded sample of ``sample`` distinct ones (drawn rows of a finite space, sorted; DARTS: draws of
+the space's sampler until that many distinct architectures). One seeded minibatch
+(:func:`.compute.minibatch`) serves every architecture. The architectures are cut into chunks,
+the tasks of :func:`nasarena.execution.run_tasks` (worker processes with one torch thread each,
+or this process for ``jobs=1``), and each finished chunk rewrites the Parquet file atomically.
+
+Columns: ``arch`` (the space's text form), ``row`` (the architecture's row in a finite space,
+missing otherwise), one column per proxy with its value and ``<proxy>_seconds`` with its measured
+seconds (:class:`.proxy.ProxyResult`), and ``device``. The file's metadata records the settings
+(space, proxies, sample, seed, image size, scale, device type, the data source and a digest of
+the minibatch) and whether the table is complete.
+
+Resumable after ``kill -9``: a second call with the same settings reads the rows written so far
+and computes only the missing architectures. A file of other settings, or not written by this
+command, is refused and kept; so is a second writer with other settings while one runs
+(:func:`nasarena.io.outputs.writer_lock`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InvalidSettingError, OutputError
+from ..execution import run_tasks
+from ..io.files import atomic_write_bytes
+from ..io.outputs import writer_lock
+
+METADATA_KEY = b"nasarena-estimators"
+#: Architectures per task: a chunk is the unit that a kill loses and a resume recomputes.
+CHUNK = 8
+#: What a worker needs: imported once by the fork server (torch alone takes seconds).
+WORKER_MODULES = ("nasarena.estimators.compute", "nasarena.estimators.saliency", "nasarena.estimators.synflow",
+                  "nasarena.estimators.naswot", "nasarena.estimators.zen", "nasarena.estimators.jacob_cov",
+                  "nasarena.estimators.size")
+#: Draws of the sampler per architecture asked for before a sample of distinct ones gives up.
+MAX_DRAWS_PER_ARCHITECTURE = 50
+
+
+def plan(space: str, sample: int | None, seed: int) -> list[tuple[str, int | None]]:
+    """``(text, row)`` of the architectures of a table, in its order (see the module docstring)."""
+    from ..spaces.registry import space as space_named
+    from .compute import derived_seed
+
+    owner = space_named(space, needs="network")
+    finite = hasattr(owner, "at_row") and isinstance(getattr(owner, "size", None), int)
+    if sample is None:
+        if not finite:
+            raise InvalidSettingError(f"the {space} space cannot be enumerated; give --sample N")
+        rows = range(owner.size)
+    else:
+        if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
+            raise InvalidSettingError(f"--sample {sample!r} must be a whole number >= 1")
+        rng = np.random.default_rng(derived_seed(seed, "sample"))
+        if finite:
+            if sample > owner.size:
+                raise InvalidSettingError(f"--sample {sample:,} is larger than the {space} space ({owner.size:,})")
+            rows = sorted(int(row) for row in rng.choice(owner.size, size=sample, replace=False))
+        else:
+            return _distinct_draws(owner, sample, rng)
+    return [(owner.to_text(owner.at_row(row)), int(row)) for row in rows]
+
+
+def _distinct_draws(owner, sample: int, rng: np.random.Generator) -> list[tuple[str, int | None]]:
+    found: dict[str, str] = {}
+    for _ in range(sample * MAX_DRAWS_PER_ARCHITECTURE):
+        if len(found) == sample:
+            break
+        arch = owner.sample(rng)
+        found.setdefault(str(owner.identity(arch)), owner.to_text(arch))
+    if len(found) < sample:
+        raise InvalidSettingError(f"the {owner.name} sampler gave {len(found):,} distinct architectures in "
+                                  f"{sample * MAX_DRAWS_PER_ARCHITECTURE:,} draws; ask for fewer")
+    return [(text, None) for text in found.values()]
+
+
+def compute_table(space: str, proxies: Sequence[str], out: Path, *, sample: int | None = None, seed: int = 0,
+                  jobs: int = 1, device: str = "auto", data=None, image_size: int = 32, scale: dict | None = None,
+                  on_chunk: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+    """Compute (or resume) the table of ``proxies`` into the Parquet file ``out``; all its rows.
+
+    ``data``: the CIFAR-10 source (:func:`nasarena.training.load_cifar10`; read only when a
+    proxy reads images); ``on_chunk(rows done, rows planned)`` after every finished chunk.
+    """
+    from ..training.device import pick_device
+    from .compute import proxies_named, proxy_scale
+
+    chosen = [proxy.name for proxy in proxies_named(proxies)]
+    for name, value, low in (("seed", seed, 0), ("jobs", jobs, 1), ("image_size", image_size, 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise InvalidSettingError(f"{name}={value!r} must be a whole number >= {low}")
+    out = Path(out)
+    if out.is_dir():
+        raise OutputError(f"--out {out} is a folder; compute writes one Parquet file: name a file, e.g. "
+                          f"{out / 'proxies.parquet'}")
+    knobs = proxy_scale(space, scale)  # refuses a space without a network
+    architectures = plan(space, sample, seed)
+    target = pick_device(device)
+    images, labels, source = _minibatch(proxies_named(chosen), data, image_size, seed)
+    settings = {"space": space, "proxies": chosen, "sample": sample, "seed": seed, "image_size": image_size,
+                "scale": knobs, "device": target.type, "data": source,
+                "minibatch_sha256": hashlib.sha256(images.tobytes() + labels.tobytes()).hexdigest()}
+    with writer_lock(out, settings):
+        rows = _existing_rows(out, settings)
+        order = {text: position for position, (text, _) in enumerate(architectures)}
+        missing = [(text, row) for text, row in architectures if text not in rows]
+        chunks = [tuple(missing[start:start + CHUNK]) for start in range(0, len(missing), CHUNK)]
+        tasks = [(space, chunk, tuple(chosen), images, labels, image_size, seed, str(target),
+                  tuple(sorted((scale or {}).items()))) for chunk in chunks]
+
+        def done(task: tuple, finished: list[dict]) -> None:
+            for record in finished:
+                rows[record["arch"]] = record
+            _write(out, _frame(rows, order, chosen), {**settings, "complete": len(rows) == len(architectures)})
+            if on_chunk is not None:
+                on_chunk(len(rows), len(architectures))
+
+        if not tasks:  # complete already: make sure the file says so
+            _write(out, _frame(rows, order, chosen), {**settings, "complete": True})
+        run_tasks(compute_chunk, tasks, jobs, done, initializer=one_thread, preload=WORKER_MODULES)
+        return _frame(rows, order, chosen)
+
+
+def _minibatch(proxies, data, image_size: int, seed: int) -> tuple[np.ndarray, np.ndarray, str | None]:
+    """The run's minibatch as arrays, and the data source (None when no proxy reads data)."""
+    from .compute import batch_size, minibatch
+
+    size = batch_size(proxies)
+    if size == 0:
+        return (np.zeros((0, 3, image_size, image_size), dtype=np.float32), np.zeros(0, dtype=np.int64), None)
+    from ..training import load_cifar10
+
+    dataset = load_cifar10(data, image_size=image_size)
+    images, labels = minibatch(dataset, size, seed)
+    return images.numpy(), labels.numpy(), str(dataset.source)
+
+
+def compute_chunk(space: str, chunk: tuple, proxies: tuple, images: np.ndarray, labels: np.ndarray,
+                  image_size: int, seed: int, device: str, scale: tuple) -> list[dict]:
+    """The rows of one chunk of ``(text, row)`` architectures (in a worker or this process)."""
+    import torch
+
+    from .compute import compute_proxies
+
+    tensors = torch.from_numpy(images), torch.from_numpy(labels)
+    records = []
+    for text, row in chunk:
+        result = compute_proxies(space, text, proxies, images=tensors[0], labels=tensors[1], image_size=image_size,
+                                 seed=seed, device=device, scale=dict(scale))
+        records.append({"arch": result.arch, "row": row, **result.values,
+                        **{f"{name}_seconds": seconds for name, seconds in result.seconds.items()},
+                        "device": result.device})
+    return records
+
+
+def one_thread() -> None:
+    """Worker initializer: one torch thread per worker (the workers share the cores)."""
+    import torch
+
+    torch.set_num_threads(1)
+
+
+def read_settings(out: Path) -> dict | None:
+    """The settings a proxy table was written with; None if the file has none (not ours)."""
+    import pyarrow.parquet as pq
+
+    try:
+        metadata = pq.read_schema(out).metadata or {}
+    except Exception as error:  # pyarrow raises several types for a file that is not Parquet
+        raise OutputError(f"{out} exists and is not a Parquet file ({error}); it is kept: choose another "
+                          "--out") from None
+    text = metadata.get(METADATA_KEY)
+    return None if text is None else json.loads(text)
+
+
+def _existing_rows(out: Path, settings: dict) -> dict[str, dict]:
+    """The rows already in ``out`` by architecture text; refuses a file that is not ours or was
+    written with other settings."""
+    if not out.exists():
+        return {}
+    stored = read_settings(out)
+    if stored is None:
+        raise OutputError(f"{out} exists and was not written by `nasarena estimators compute`; it is kept: "
+                          "choose another --out")
+    wanted = json.loads(json.dumps(settings))
+    differing = sorted(key for key in wanted if stored.get(key) != wanted[key])
+    if differing:
+        raise OutputError(f"{out} was computed with other settings ({', '.join(differing)} differ); it is kept: "
+                          "use the same settings to resume it, or another --out")
+    frame = pd.read_parquet(out)
+    return {record["arch"]: record for record in frame.to_dict("records")}
+
+
+def _frame(rows: dict[str, dict], order: dict[str, int], proxies: Sequence[str]) -> pd.DataFrame:
+    columns = ["arch", "row", *proxies, *(f"{name}_seconds" for name in proxies), "device"]
+    ordered = sorted(rows.values(), key=lambda record: order[record["arch"]])
+    frame = pd.DataFrame(ordered, columns=columns)
+    frame["row"] = frame["row"].astype("Int64")
+    return frame
+
+
+def _write(out: Path, frame: pd.DataFrame, settings: dict) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                           METADATA_KEY: json.dumps(settings, sort_keys=True).encode()})
+    buffer = io.BytesIO()
+    pq.write_table(table, buffer)
+    atomic_write_bytes(out, buffer.getvalue())
