@@ -62,8 +62,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("execution", ("nasarena.execution",)),
     ("runner", ("nasarena.runner",)),
     ("analysis", ("nasarena.analysis",)),
-    ("studies", ("nasarena.training.collection", "nasarena.oneshot.experiment", "nasarena.oneshot.correlation",
-                 "nasarena.oneshot.tuning", "nasarena.oneshot.regularisation", "nasarena.runner.presets")),
+    ("studies", ("nasarena.training.collection", "nasarena.estimators.table", "nasarena.oneshot.experiment",
+                 "nasarena.oneshot.correlation", "nasarena.oneshot.tuning", "nasarena.oneshot.regularisation",
+                 "nasarena.runner.presets")),
     ("plots", ("nasarena.plots",)),
     ("tools", ("nasarena", "nasarena.cli", "nasarena.testing")),
 )

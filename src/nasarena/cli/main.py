@@ -6,6 +6,7 @@ from .analyze import analyze_command
 from .benchmarks import benchmarks
 from .collect import collect_command
 from .errors import ReportingGroup
+from .estimators import app as estimators_app
 from .nb101 import app as nb101_app
 from .oneshot import app as oneshot_app
 from .query import query_command
@@ -23,6 +24,7 @@ VOCABULARY = ("Every command: --jobs N parallel processes (0: all cores); --work
 
 app = typer.Typer(cls=ReportingGroup, help="nasarena: exact, fast, reproducible NAS benchmarking.", no_args_is_help=True,
                   epilog=VOCABULARY)
+app.add_typer(estimators_app, name="estimators")
 app.add_typer(nb101_app, name="nb101")
 app.add_typer(oneshot_app, name="oneshot")
 app.add_typer(supernet_app, name="supernet")
