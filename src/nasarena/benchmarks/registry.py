@@ -1,4 +1,11 @@
-"""Benchmarks by name: ``nasarena.benchmark("nb101-lite")``."""
+"""Benchmarks by name: ``nasarena.benchmark("nb101-lite")``, and as data: :class:`BenchmarkSpec`.
+
+A benchmark that work in other processes needs (the workers of an experiment, Ray tasks) is
+passed to them as a :class:`BenchmarkSpec`, a registered name and its loader's options (a fitted
+surrogate is ``BenchmarkSpec.of("surrogate", path=FILE)``), which every process loads itself.
+A name added by :func:`register` exists in the registering process only: its specs are not
+:attr:`~BenchmarkSpec.portable`, and work on other processes refuses them.
+"""
 
 from __future__ import annotations
 
@@ -135,10 +142,53 @@ REGISTRY = Registry("benchmark", {
 })
 
 
+#: The names :func:`register` added in this process (unknown to every other process).
+_REGISTERED_HERE: set[str] = set()
+
+
 def register(entry: Entry) -> None:
-    """Add (or replace) a benchmark under ``entry.name``: plug-ins, and artefact files that the
-    surrogate validation runs by name."""
+    """Add (or replace) a benchmark under ``entry.name`` in this process (a plug-in, a test's
+    benchmark). Worker processes do not see it: describe what they need as a
+    :class:`BenchmarkSpec` of a built-in loader and its options instead."""
     REGISTRY.add(entry.name, entry, replace=True)
+    _REGISTERED_HERE.add(entry.name)
+
+
+@dataclass(frozen=True)
+class BenchmarkSpec:
+    """A benchmark as data: a registered ``name`` and its loader's ``options``, sorted pairs.
+
+    Picklable and hashable, so it travels to worker processes and Ray tasks, and :meth:`load`
+    gives the same benchmark in any process of the same installation. Its :attr:`result_options`
+    go into a run's settings hash (the name goes into the run's file name and ``benchmark``
+    column): a spec without options hashes as its bare name always did."""
+
+    name: str
+    options: tuple[tuple[str, object], ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise InvalidSettingError(f"a benchmark spec needs a benchmark name, got {self.name!r}")
+        options = tuple(sorted((str(key), value) for key, value in dict(self.options).items()))
+        object.__setattr__(self, "options", options)
+
+    @classmethod
+    def of(cls, name: str, **options) -> BenchmarkSpec:
+        return cls(name, tuple(options.items()))
+
+    def load(self) -> Benchmark:
+        """The benchmark, loaded in this process (see :func:`benchmark`)."""
+        return benchmark(self.name, **dict(self.options))
+
+    @property
+    def result_options(self) -> dict[str, object]:
+        """The options that change what the benchmark answers (:func:`result_options`)."""
+        return result_options(dict(self.options), self.name)
+
+    @property
+    def portable(self) -> bool:
+        """Whether another process can load it: False for a name :func:`register` added here."""
+        return self.name not in _REGISTERED_HERE
 
 
 def benchmark(name: str, **options) -> Benchmark:

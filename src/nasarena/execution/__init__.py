@@ -6,6 +6,6 @@ worker processes of a fork server that die with their parent and stop at once on
 processes sharing a folder from computing one task twice.
 """
 
-from .pool import BACKENDS, reporter, run_tasks
+from .pool import BACKENDS, reporter, run_tasks, runs_here
 
-__all__ = ["BACKENDS", "reporter", "run_tasks"]
+__all__ = ["BACKENDS", "reporter", "run_tasks", "runs_here"]

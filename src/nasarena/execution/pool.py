@@ -68,6 +68,12 @@ def reporter() -> Callable[[Any], None] | None:
     return _send
 
 
+def runs_here(count: int, jobs: int, backend: str = "process") -> bool:
+    """Whether :func:`run_tasks` runs ``count`` tasks in this process (else on other processes,
+    which load what the tasks need themselves)."""
+    return backend != "ray" and (jobs <= 1 or count <= 1)
+
+
 def run_tasks(function: Callable[..., Any], tasks: Sequence[tuple], jobs: int,
               on_done: Callable[[tuple, Any], None], *, backend: str = "process",
               progress: Callable[[Any], None] | None = None, gpu_per_task: bool = False,
@@ -81,7 +87,7 @@ def run_tasks(function: Callable[..., Any], tasks: Sequence[tuple], jobs: int,
         from .ray import run_on_ray
 
         run_on_ray(function, tasks, jobs, on_done, gpu_per_task=gpu_per_task)
-    elif jobs <= 1 or len(tasks) <= 1:
+    elif runs_here(len(tasks), jobs, backend):
         _run_here(function, tasks, on_done, progress)
     else:
         _run_on_processes(function, tasks, jobs, on_done, progress, initializer, tuple(preload))

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..benchmarks.registry import BenchmarkSpec
 from ..errors import InvalidSettingError, UnknownNameError
 
 if TYPE_CHECKING:
@@ -126,13 +127,13 @@ def validate(surrogate: str, out: Path, plan: ValidationPlan = ValidationPlan(),
 class Compared:
     """The surrogate and the table as the optimizer runs name them.
 
-    A built-in surrogate is run by its registered name. An artefact file is run as the registered
-    ``surrogate`` benchmark with its ``path`` as a loader option: the run specs carry it, so every
-    worker process loads the artefact itself (a name registered in this process alone would be
-    unknown to them). ``label`` is the surrogate's name in the summary and figures."""
+    The surrogate is a :class:`~nasarena.benchmarks.registry.BenchmarkSpec` that every worker
+    process loads itself: a built-in surrogate by its registered name, an artefact file as the
+    registered ``surrogate`` benchmark with its ``path`` (a name registered in this process
+    alone would be unknown to the workers). ``label`` is the surrogate's name in the summary
+    and figures."""
 
-    name: str
-    options: tuple[tuple[str, object], ...]
+    surrogate: BenchmarkSpec
     label: str
     table: str
     digest: str
@@ -149,9 +150,10 @@ class Compared:
                                       "with (--table)")
         path = Path(surrogate)
         if path.is_file():  # as open_surrogate: a file before a built-in's name
-            return cls("surrogate", (("path", str(path.resolve())),), bench.name, table, read_header(path)["sha256"])
+            return cls(BenchmarkSpec.of("surrogate", path=str(path.resolve())), bench.name, table,
+                       read_header(path)["sha256"])
         digest = read_manifest(data_dir() / BUILTIN_DIRECTORY)[surrogate + ARTIFACT_SUFFIX].sha256
-        return cls(surrogate, (), bench.name, table, digest)
+        return cls(BenchmarkSpec(surrogate), bench.name, table, digest)
 
     def identity(self) -> dict:
         """What an output folder's runs are of: runs of every artefact file are named ``surrogate``,
@@ -161,7 +163,7 @@ class Compared:
     def specs(self, optimizers, seeds, budget) -> list:
         from ..runner.experiment import grid
 
-        return (grid([self.name], optimizers, seeds, budget, benchmark_options=dict(self.options))
+        return (grid([self.surrogate.name], optimizers, seeds, budget, benchmark_options=dict(self.surrogate.options))
                 + grid([self.table], optimizers, seeds, budget))
 
 
@@ -242,7 +244,7 @@ def _trajectories(compared: Compared, optimizers, seeds, budget: float, out: Pat
     results = load_results(out)
     hashes = {s.settings_hash for s in specs}
     results = results[results.settings_hash.isin(hashes) & results.seed.isin(list(seeds))]
-    return results.assign(benchmark=results.benchmark.replace({compared.name: compared.label}))
+    return results.assign(benchmark=results.benchmark.replace({compared.surrogate.name: compared.label}))
 
 
 def _final_mean_regrets(results: pd.DataFrame, surrogate: str, table: str) -> dict[str, dict[str, float]]:

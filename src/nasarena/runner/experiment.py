@@ -32,9 +32,9 @@ import pyarrow
 import pyarrow.parquet
 
 from ..errors import DataFileError, InvalidSettingError, OutputError
-from ..execution import BACKENDS, reporter, run_tasks
-from ..io.claims import claim, partial_prefix, release, remove_stale_claims, remove_stale_partials
+from ..execution import BACKENDS, reporter, run_tasks, runs_here
 from ..execution.pool import PROGRESS_INTERVAL
+from ..io.claims import claim, partial_prefix, release, remove_stale_claims, remove_stale_partials
 from ..io.files import atomic_write_bytes
 from ..io.outputs import own_folder
 from .protocol import TRAJECTORY_COLUMNS, Budget, RunSettings, run, settings_hash
@@ -70,11 +70,17 @@ class RunSpec:
                              self.result_options)
 
     @property
+    def benchmark_spec(self):
+        """The benchmark as data (:class:`~nasarena.benchmarks.registry.BenchmarkSpec`): what a
+        worker process loads, and whose result options are hashed."""
+        from ..benchmarks.registry import BenchmarkSpec
+
+        return BenchmarkSpec(self.benchmark, self.benchmark_options)
+
+    @property
     def result_options(self) -> dict:
         """The benchmark options that change its answers (see ``benchmark_options``)."""
-        from ..benchmarks.registry import result_options
-
-        return result_options(dict(self.benchmark_options), self.benchmark)
+        return self.benchmark_spec.result_options
 
     @property
     def recorded_settings(self) -> dict:
@@ -141,9 +147,9 @@ def _recorded_defaults(optimizer: str) -> dict:
 
 @lru_cache(maxsize=8)
 def _benchmark(name: str, options: tuple[tuple[str, object], ...] = ()):
-    from ..benchmarks import benchmark
+    from ..benchmarks.registry import BenchmarkSpec
 
-    return benchmark(name, **dict(options))
+    return BenchmarkSpec(name, options).load()
 
 
 def execute(spec: RunSpec, on_progress: Callable[[float], None] | None = None) -> pd.DataFrame:
@@ -328,6 +334,8 @@ def run_experiment(
     todo = pending(specs, out)
     if not todo:
         return []
+    jobs = jobs or os.cpu_count() or 1
+    _check_portable(todo, jobs, backend)
     # one folder holds runs of many settings (each run its own file), so no settings are compared
     own_folder(out, "run", recognised=(RUNS_DIR, "settings.json"))
     try:
@@ -338,7 +346,6 @@ def run_experiment(
     remove_stale_partials(out / TIMINGS_DIR)
     remove_stale_claims(runs)
     _record_settings(out, specs)
-    jobs = jobs or os.cpu_count() or 1
     finish = on_finished or (lambda spec: None)
     computed: list[RunSpec] = []
     waiting = todo
@@ -385,6 +392,18 @@ def _run_specs(todo: list[RunSpec], out: Path, jobs: int, backend: str, finish, 
     progress = (lambda message: on_progress(by_file[message[0]], message[1])) if on_progress else None
     run_tasks(_execute_and_write, [(spec, out) for spec in todo], jobs, lambda task, _: finish(task[0]),
               progress=progress, preload=(__name__,))
+
+
+def _check_portable(todo: list[RunSpec], jobs: int, backend: str) -> None:
+    """Refuse, before anything is written, runs whose benchmark other processes cannot load (a
+    name registered in this process only) when they would run on workers."""
+    if runs_here(len(todo), jobs, backend):
+        return
+    local = sorted({spec.benchmark for spec in todo if not spec.benchmark_spec.portable})
+    if local:
+        raise InvalidSettingError(f"benchmark {', '.join(local)} is registered in this process only, so worker "
+                                  "processes cannot load it: run with jobs=1, or name a built-in loader and its "
+                                  "options (e.g. benchmark 'surrogate' with path=FILE for a fitted surrogate)")
 
 
 def load_results(out: Path, specs: Sequence[RunSpec] | None = None) -> pd.DataFrame:
