@@ -49,6 +49,7 @@ from nasarena.oneshot import OPTIMIZERS, paper_settings, quick_settings
 from nasarena.oneshot.lookup import Nb101Lookup
 from nasarena.oneshot.optimizers import search_class
 from nasarena.oneshot.run import run_search
+from nasarena.oneshot.scoring import one_shot_accuracy
 from nasarena.oneshot.supernet import PathWeights
 from nasarena.training.data import batches, load_cifar10
 
@@ -94,7 +95,7 @@ def paper_epoch_time(lookup: Nb101Lookup, steps: int, seed: int) -> list[dict]:
             from nasarena.oneshot.optimizers import uniform_architecture
 
             path = PathWeights.of_architecture(uniform_architecture(SPACE, search.sampler))
-        search.accuracy(path, valid[:2])
+        one_shot_accuracy(search.supernet, path, valid[:2])
         forward = (time.perf_counter() - start) / 2
         valid_batches = math.ceil(VALID_IMAGES / size)
         forwards = valid_batches  # the one-shot validation pass

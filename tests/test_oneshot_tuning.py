@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from nasarena.cli.main import app
 from nasarena.errors import DataFileError, InvalidSettingError
 from nasarena.oneshot import quick_settings
-from nasarena.oneshot.records import EpochRecord
+from nasarena.oneshot.records import SearchEpochRecord
 from nasarena.oneshot.tuning import (
     TRIALS_FILE,
     HyperparameterSpace,
@@ -40,8 +40,8 @@ SPACE = "nb1shot1-1"
 TINY = {"cells_per_stack": 1, "subset": 20}
 
 
-def _record(valid: float, test: float) -> EpochRecord:
-    return EpochRecord(epoch=1, optimizer="darts", space=SPACE, seed=0, train_error=0.5, train_loss=1.0,
+def _record(valid: float, test: float) -> SearchEpochRecord:
+    return SearchEpochRecord(epoch=1, optimizer="darts", space=SPACE, seed=0, train_error=0.5, train_loss=1.0,
                        valid_error=0.5, architecture="a", nb101_hash="h", nb101_valid_accuracy=valid,
                        nb101_test_accuracy=test, test_regret=0.95 - test, learning_rate=0.025, search_seconds=1.0,
                        seconds=2.0)

@@ -7,10 +7,10 @@ the lookup import without torch; the rest needs it.
 """
 
 from .names import OPTIMIZERS
-from .records import EpochRecord, read_records
+from .records import SearchEpochRecord, read_records
 from .settings import SearchSettings, paper_settings, quick_settings
 
-__all__ = ["OPTIMIZERS", "EpochRecord", "SearchSettings", "paper_settings", "quick_settings", "read_records",
+__all__ = ["OPTIMIZERS", "SearchEpochRecord", "SearchSettings", "paper_settings", "quick_settings", "read_records",
            "run_search"]
 
 

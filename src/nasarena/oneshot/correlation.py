@@ -5,7 +5,9 @@ architecture of the space without loose ends (the authors' 2,487 / 3,609 / 24,06
 ``samples`` architectures its controller draws at that epoch, as the paper does) is scored by
 its one-shot validation accuracy under the shared weights on the first ``batches`` fixed
 validation batches (:func:`.search.fixed_validation_batches`: a seeded class-mixed order, the
-batches the run measures its one-shot errors on), with batch statistics. The scores are compared
+batches the run measures its one-shot errors on), by the scorer of the run's one-shot errors
+(:mod:`.scoring`: batch statistics), so a run's validation error is the score of its epoch's
+architecture on the same batches. The scores are compared
 with the NB101 truth (the benchmark's mean test accuracy) by the metrics of the supernet
 evaluation (:func:`nasarena.analysis.supernet.evaluate_checkpoints`: Spearman, Kendall, a1(k),
 and a2(k) from the epoch's alpha, beta and gamma where the method has them).
@@ -161,6 +163,7 @@ def score_task(task: Task) -> tuple[np.ndarray, float]:
     import torch
 
     from ..training.device import pick_device
+    from .scoring import correct_predictions
     from .search import fixed_validation_batches
     from .supernet import PathWeights, Supernet
 
@@ -171,22 +174,16 @@ def score_task(task: Task) -> tuple[np.ndarray, float]:
     supernet.load_state_dict(_snapshot(str(task.run_dir), task.epoch)["supernet"])
     device = pick_device(task.device)
     supernet.to(device)
-    supernet.train()  # batch statistics, as the run's one-shot errors; running ones are left alone
-    for module in supernet.modules():
-        if isinstance(module, torch.nn.BatchNorm2d):
-            module.momentum = 0.0
     data = _data(task.data_path, settings.image_size, settings.subset)
     fixed = [(images.to(device), labels.to(device))
              for images, labels in fixed_validation_batches(data, settings.batch_size, task.batches)]
     total = sum(len(labels) for _, labels in fixed)
     start = time.perf_counter()  # scoring only: loading the data and the supernet is once per process
-    correct = []
-    with torch.no_grad():
-        for text in task.texts:
-            path = PathWeights.of_architecture(OneShotArch.from_string(text), device)
-            # counts stay on the device until the chunk ends: no wait for the GPU per architecture
-            correct.append(sum((supernet(x, path).argmax(1) == y).sum() for x, y in fixed))
-        counts = torch.stack(correct).cpu().numpy() if correct else np.zeros(0)
+    # the one scorer of the run's one-shot errors (batch statistics); the counts stay on the device
+    # until the chunk ends: no wait for the GPU per architecture
+    correct = [correct_predictions(supernet, PathWeights.of_architecture(OneShotArch.from_string(text), device), fixed)
+               for text in task.texts]
+    counts = torch.stack(correct).cpu().numpy() if correct else np.zeros(0)
     return counts / total, time.perf_counter() - start
 
 

@@ -24,7 +24,7 @@ from ..execution import BACKENDS as BACKENDS  # where searches run (the CLI offe
 from ..execution import reporter, run_tasks
 from ..io.outputs import MARK_FILE, own_folder, release_unused
 from .names import OPTIMIZERS
-from .records import EpochRecord
+from .records import SearchEpochRecord as EpochRecord
 from .run import RUN_COMMAND, check_run_dir, claim_run_dir
 from .settings import SearchSettings
 

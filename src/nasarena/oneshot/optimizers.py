@@ -23,7 +23,8 @@ import torch
 from ..spaces.oneshot import OneShotArch, discretize_arch, oneshot_space
 from .controller import Controller
 from .names import SEARCHES
-from .search import Batch, OneShotSearch
+from .scoring import Batch, one_shot_accuracy
+from .search import OneShotSearch
 from .supernet import ArchitectureWeights, PathWeights, Supernet
 
 
@@ -206,7 +207,7 @@ class ENAS(OneShotSearch):
     def architecture_step(self, epoch: int, train: Batch, valid: Batch | None) -> None:
         s = self.settings
         arch, log_prob, entropy = self.controller.sample(self.sampler)
-        reward = self.accuracy(PathWeights.of_architecture(arch, self.device), [valid])
+        reward = one_shot_accuracy(self.supernet, PathWeights.of_architecture(arch, self.device), [valid])
         decay = s.controller_baseline_decay
         self.baseline = reward if self.baseline is None else decay * self.baseline + (1 - decay) * reward
         loss = -(reward - self.baseline) * log_prob - s.controller_entropy_weight * entropy

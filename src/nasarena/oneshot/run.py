@@ -11,24 +11,28 @@ uninterrupted run on the same machine; other settings are refused and the direct
 as it is. The directory is claimed before any work (:func:`claim_run_dir`), so a second run
 with other settings is refused also while the first one is still running, and a damaged
 checkpoint is reported by name and kept.
+
+The epochs run in the one epoch driver that ``nasarena train`` shares
+(:func:`nasarena.training.epochs.run_epochs`): the search is the epoch step, :class:`_SearchFolder`
+the folder's files, and a run of other settings is refused by the same
+:func:`~nasarena.training.epochs.refuse_other_settings`.
 """
 
 from __future__ import annotations
 
 import io
 import json
-import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
-import torch
 
 from ..errors import DataFileError, InvalidSettingError, OutputError
 from ..io.files import atomic_write_bytes
 from ..io.outputs import own_folder
+from ..training.epochs import error_reason, read_torch_file, refuse_other_settings, run_epochs, write_torch_file
 from .lookup import Nb101Lookup
-from .records import RECORDS_FILE, EpochRecord, records_text
+from .records import RECORDS_FILE, SearchEpochRecord, records_text
 from .settings import SearchSettings
 
 SETTINGS_FILE = "settings.json"
@@ -52,13 +56,7 @@ def check_run_dir(run_dir: Path, settings: SearchSettings, seed: int) -> None:
         old_seed = int(stored["seed"])
     except (ValueError, KeyError, TypeError) as error:
         raise OutputError(f"{file} is not a one-shot settings file ({error}); nothing was changed") from None
-    changes = old.differences(settings)
-    if old_seed != seed:
-        changes["seed"] = (old_seed, seed)
-    if changes:
-        listed = "; ".join(f"{k}: {a!r} -> {b!r}" for k, (a, b) in sorted(changes.items()))
-        raise InvalidSettingError(f"{run_dir} was started with other settings ({listed}); its finished epochs are "
-                                  "kept: resume with the same settings or write to another directory")
+    refuse_other_settings(run_dir, {**old.to_dict(), "seed": old_seed}, {**settings.to_dict(), "seed": seed})
 
 
 def claim_run_dir(run_dir: str | Path, settings: SearchSettings, seed: int) -> None:
@@ -76,7 +74,7 @@ def claim_run_dir(run_dir: str | Path, settings: SearchSettings, seed: int) -> N
 
 def run_search(settings: SearchSettings, seed: int, run_dir: str | Path, *, data=None, data_path=None,
                lookup: Nb101Lookup | None = None, device: str | None = None, stop_after_epoch: int | None = None,
-               progress: Callable[[EpochRecord], None] | None = None) -> list[EpochRecord]:
+               progress: Callable[[SearchEpochRecord], None] | None = None) -> list[SearchEpochRecord]:
     """Run (or continue) the search until ``settings.epochs`` (or ``stop_after_epoch``) epochs are done.
 
     ``data``: a loaded :class:`~nasarena.training.data.Cifar10` matching the settings' image size
@@ -96,64 +94,48 @@ def run_search(settings: SearchSettings, seed: int, run_dir: str | Path, *, data
     if lookup is None:
         lookup = Nb101Lookup(settings.space, settings.benchmark, settings.benchmark_path)
     search = search_class(settings.optimizer)(settings, data, lookup, seed, pick_device(device))
-    records: list[EpochRecord] = []
-    checkpoint = run_dir / CHECKPOINT_FILE
-    if checkpoint.exists():
-        records = _restore(search, checkpoint)
-        atomic_write_bytes(run_dir / RECORDS_FILE, records_text(records))  # a kill may have left it behind
-    else:
-        atomic_write_bytes(run_dir / SETTINGS_FILE, json.dumps(
-            {"seed": seed, "fingerprint": settings.fingerprint(), "settings": settings.to_dict()}, indent=1).encode())
     last = settings.epochs if stop_after_epoch is None else min(settings.epochs, stop_after_epoch)
-    for epoch in range(len(records), last):
-        record = search.run_epoch(epoch)
+    return run_epochs(search, last, _SearchFolder(run_dir, settings, seed), progress)
+
+
+class _SearchFolder:
+    """A claimed run directory's files for :func:`~nasarena.training.epochs.run_epochs` (see the
+    module docstring): after each epoch its architecture weights and, where due, its supernet,
+    then the checkpoint, then ``records.jsonl``."""
+
+    def __init__(self, run_dir: Path, settings: SearchSettings, seed: int):
+        self.run_dir, self.settings, self.seed = run_dir, settings, seed
+        self.checkpoint = run_dir / CHECKPOINT_FILE
+
+    def resume(self, search) -> list[SearchEpochRecord]:
+        """The finished epochs of the checkpoint, with ``search`` put back to the end of the last
+        one; a new run writes ``settings.json``."""
+        if not self.checkpoint.exists():
+            atomic_write_bytes(self.run_dir / SETTINGS_FILE, json.dumps(
+                {"seed": self.seed, "fingerprint": self.settings.fingerprint(), "settings": self.settings.to_dict()},
+                indent=1).encode())
+            return []
+        state = read_torch_file(self.checkpoint, "one-shot checkpoint", RESTART)
+        try:
+            search.load_state_dict(state["search"])
+            records = [SearchEpochRecord.from_dict(r) for r in state["records"]]
+        except (KeyError, TypeError, ValueError, RuntimeError) as error:
+            raise DataFileError(f"{self.checkpoint}: not a complete one-shot checkpoint of these settings "
+                                f"({error_reason(error)}); it is kept: {RESTART}") from None
+        atomic_write_bytes(self.run_dir / RECORDS_FILE, records_text(records))  # a kill may have left it behind
+        return records
+
+    def save(self, search, records: Sequence[SearchEpochRecord]) -> None:
+        epoch = len(records)
         weights = search.architecture_weights()
         if weights is not None:
-            _write_weights(run_dir / "weights" / f"epoch-{epoch + 1:03d}.npz", weights)
-        every = settings.snapshot_every
-        if every and ((epoch + 1) % every == 0 or epoch + 1 == settings.epochs):
-            snapshot = io.BytesIO()
-            torch.save({"supernet": search.supernet.state_dict(), "extra": search.extra_state()}, snapshot)
-            atomic_write_bytes(snapshot_path(run_dir, epoch + 1), snapshot.getvalue())
-        records.append(record)
-        buffer = io.BytesIO()
-        torch.save({"search": search.state_dict(), "records": [r.to_dict() for r in records]}, buffer)
-        atomic_write_bytes(checkpoint, buffer.getvalue())
-        atomic_write_bytes(run_dir / RECORDS_FILE, records_text(records))
-        if progress is not None:
-            progress(record)
-    return records
-
-
-def _restore(search, checkpoint: Path) -> list[EpochRecord]:
-    """The finished epochs of ``checkpoint``, with ``search`` put back to the end of the last one."""
-    state = read_torch_file(checkpoint, "one-shot checkpoint", RESTART)
-    try:
-        search.load_state_dict(state["search"])
-        return [EpochRecord.from_dict(r) for r in state["records"]]
-    except (KeyError, TypeError, ValueError, RuntimeError) as error:
-        raise DataFileError(f"{checkpoint}: not a complete one-shot checkpoint of these settings "
-                            f"({error_reason(error)}); it is kept: {RESTART}") from None
-
-
-def read_torch_file(file: Path, kind: str, remedy: str) -> dict:
-    """``file`` as torch saved it, on the CPU (generator states must stay there). A damaged file
-    (cut short by a full disk or a partial copy) is a :class:`DataFileError` naming it and the
-    ``remedy``, not torch's traceback, and the file is kept."""
-    try:
-        state = torch.load(file, map_location="cpu", weights_only=True)
-    except (OSError, RuntimeError, EOFError, ValueError, pickle.UnpicklingError) as error:
-        raise DataFileError(f"{file}: not a readable {kind} ({error_reason(error)}); it is kept: {remedy}") from None
-    if not isinstance(state, dict):
-        raise DataFileError(f"{file}: not a {kind} (it holds a {type(state).__name__}); it is kept: {remedy}")
-    return state
-
-
-def error_reason(error: BaseException) -> str:
-    """The first sentence of ``error``'s text, for a one-line message: torch's and pandas' reasons
-    go on for lines of advice."""
-    text = str(error).strip()
-    return text.splitlines()[0].split(". ")[0] if text else type(error).__name__
+            _write_weights(self.run_dir / "weights" / f"epoch-{epoch:03d}.npz", weights)
+        every = self.settings.snapshot_every
+        if every and (epoch % every == 0 or epoch == self.settings.epochs):
+            write_torch_file(snapshot_path(self.run_dir, epoch),
+                             {"supernet": search.supernet.state_dict(), "extra": search.extra_state()})
+        write_torch_file(self.checkpoint, {"search": search.state_dict(), "records": [r.to_dict() for r in records]})
+        atomic_write_bytes(self.run_dir / RECORDS_FILE, records_text(records))
 
 
 def snapshot_path(run_dir: str | Path, epoch: int) -> Path:

@@ -12,10 +12,10 @@ differ in a few lines (Algorithms 1-5):
 - :meth:`OneShotSearch.final_architecture`: the architecture the optimizer returns now;
 - :meth:`OneShotSearch.validation_path`: what the one-shot validation error measures.
 
-One-shot errors are measured with batch statistics in the batch norms (training mode, no
-gradient): the shared running statistics belong to no single sub-network, and NB101's batch-norm
-momentum (0.003) would leave them near their initial values for many epochs. Batch statistics
-make the composition of a batch matter, so the fixed validation batches (the epoch's one-shot
+One-shot errors are measured by the one supernet scorer (:mod:`.scoring`), which ``nasarena
+oneshot correlate`` uses too: batch statistics in the batch norms (training mode, no gradient),
+as the shared running statistics belong to no single sub-network. Batch statistics make the
+composition of a batch matter, so the fixed validation batches (the epoch's one-shot
 error, Random-WS's and ENAS's screening, the correlation scores) come from one seeded, class-mixed
 order of the split (:func:`fixed_validation_batches`): the split is stored ordered by class (a JPEG
 source is read class by class), and batches in stored order would each hold one class, whose batch
@@ -35,11 +35,11 @@ from torch import nn
 from ..spaces.oneshot import OneShotArch
 from ..training.data import Cifar10, batches
 from .lookup import Nb101Lookup
-from .records import EpochRecord
+from .records import SearchEpochRecord
+from .scoring import Batch, one_shot_accuracy
 from .settings import SearchSettings
 from .supernet import PathWeights, Supernet
 
-Batch = tuple[torch.Tensor, torch.Tensor]
 #: Seed of the one fixed order of the validation split that every fixed validation batch is cut from.
 FIXED_ORDER_SEED = 0
 
@@ -60,7 +60,8 @@ def fixed_validation_batches(data: Cifar10, batch_size: int, limit: int | None =
 
 
 class OneShotSearch:
-    """One search: a supernet, its optimizers and the state of the hooks; :meth:`run_epoch` advances it."""
+    """One search: a supernet, its optimizers and the state of the hooks; :meth:`run_epoch` advances
+    it. It is the epoch step of the one epoch driver (:class:`nasarena.training.epochs.EpochStep`)."""
 
     name: ClassVar[str]
     #: Whether the architecture step needs a validation batch per weight step.
@@ -122,7 +123,7 @@ class OneShotSearch:
         """Restore :meth:`extra_state`."""
 
     # --- the shared loop -----------------------------------------------------------------
-    def run_epoch(self, epoch: int) -> EpochRecord:
+    def run_epoch(self, epoch: int) -> SearchEpochRecord:
         """Train one epoch (``epoch`` counts from 0), choose the architecture and look it up."""
         s = self.settings
         start = time.perf_counter()
@@ -142,9 +143,10 @@ class OneShotSearch:
         self.scheduler.step()
         search_seconds = time.perf_counter() - start
         arch = self.final_architecture(epoch)
-        valid_error = 1.0 - self.accuracy(self.validation_path(epoch, arch), self.validation_batches())
+        valid_error = 1.0 - one_shot_accuracy(self.supernet, self.validation_path(epoch, arch),
+                                              self.validation_batches())
         found = self.lookup.look_up(arch)
-        return EpochRecord(
+        return SearchEpochRecord(
             epoch=epoch + 1, optimizer=self.name, space=self.space, seed=self.seed,
             train_error=wrong / seen, train_loss=loss_sum / seen, valid_error=valid_error,
             architecture=arch.to_string(), nb101_hash=found.nb101_hash,
@@ -178,25 +180,18 @@ class OneShotSearch:
         return [(images.to(self.device), labels.to(self.device))
                 for images, labels in fixed_validation_batches(self.data, self.settings.batch_size, limit)]
 
-    @torch.no_grad()
-    def accuracy(self, path: PathWeights, batches_: list[Batch]) -> float:
-        """The supernet's accuracy under ``path`` on ``batches_`` (batch statistics, no gradient)."""
-        correct = total = 0
-        for images, labels in batches_:
-            correct += int((self.supernet(images, path).argmax(1) == labels).sum())
-            total += len(labels)
-        return correct / total
-
     def best_of(self, archs: list[OneShotArch], finalists: int) -> OneShotArch:
         """Random-WS's and ENAS's choice: score ``archs`` on the first ``screen_batches`` validation
         batches, then the best ``finalists`` on the whole validation split; the best (first on ties)."""
         screen = self.validation_batches(self.settings.screen_batches)
-        scores = [self.accuracy(PathWeights.of_architecture(a, self.device), screen) for a in archs]
+        scores = [one_shot_accuracy(self.supernet, PathWeights.of_architecture(a, self.device), screen)
+                  for a in archs]
         order = sorted(range(len(archs)), key=lambda i: -scores[i])[:finalists]
         if finalists == 1:
             return archs[order[0]]
         whole = self.validation_batches()
-        final = [self.accuracy(PathWeights.of_architecture(archs[i], self.device), whole) for i in order]
+        final = [one_shot_accuracy(self.supernet, PathWeights.of_architecture(archs[i], self.device), whole)
+                 for i in order]
         return archs[order[max(range(len(order)), key=lambda i: final[i])]]
 
     # --- checkpoints ---------------------------------------------------------------------

@@ -37,7 +37,7 @@ from ..errors import DataFileError, InvalidSettingError
 from ..execution import run_tasks
 from ..io.files import atomic_write_bytes
 from ..optimizers.base import Observation
-from .records import EpochRecord
+from .records import SearchEpochRecord as EpochRecord
 from .settings import SearchSettings
 
 TUNE_FILE = "tune.json"

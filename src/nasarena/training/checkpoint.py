@@ -7,21 +7,21 @@ fingerprint. The random streams of an epoch are derived from (seed, epoch) (see
 :mod:`nasarena.training.loop`), so the seed and the epoch are the random state.
 
 A checkpoint from other settings is never overwritten or deleted: resuming from it is refused
-with an error that names the settings that differ.
+with an error that names the settings that differ (:func:`~.epochs.refuse_other_settings`, the
+refusal the one-shot search's folders share). Reading and writing the file are
+:mod:`.epochs`'s too; the layout below is the training loop's own, kept so that checkpoints of
+earlier versions resume.
 """
 
 from __future__ import annotations
 
-import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
-import torch
-
-from ..errors import DataFileError, InvalidSettingError
-from ..io.files import atomic_write_bytes
-from ..io.fingerprint import canonical_json, settings_fingerprint
+from ..errors import DataFileError
+from ..io.fingerprint import settings_fingerprint
+from .epochs import read_torch_file, refuse_other_settings, write_torch_file
 
 CHECKPOINT_FILE = "checkpoint.pt"
 FORMAT = "nasarena-training-checkpoint"
@@ -50,10 +50,8 @@ class Checkpoint:
                    "settings": json.dumps(self.settings, sort_keys=True), "epoch": self.epoch, "model": self.model,
                    "optimizer": self.optimizer, "records": json.dumps(self.records),
                    "training_seconds": self.training_seconds, "rng": {"derived_from": "seed and epoch"}}
-        buffer = io.BytesIO()
-        torch.save(payload, buffer)
         path = Path(directory) / CHECKPOINT_FILE
-        atomic_write_bytes(path, buffer.getvalue())
+        write_torch_file(path, payload)
         return path
 
 
@@ -63,33 +61,18 @@ def load_checkpoint(directory: Path, settings: dict) -> Checkpoint | None:
     path = Path(directory) / CHECKPOINT_FILE
     if not path.exists():
         return None
+    remedy = "move it away or choose another output folder"
+    payload = read_torch_file(path, "nasarena training checkpoint", remedy)
     try:
-        payload = torch.load(path, map_location="cpu", weights_only=True)
         if payload.get("format") != FORMAT:
             raise ValueError("not a nasarena training checkpoint")
         stored = json.loads(payload["settings"])
         records = json.loads(payload["records"])
-    except Exception as error:  # torch raises many types for a truncated or foreign file
-        raise DataFileError(f"{path} is not a readable nasarena training checkpoint ({error}); "
-                            "move it away or choose another output folder") from None
-    if payload["fingerprint"] != fingerprint(settings):
-        differing = sorted(_differences(stored, settings))
-        raise InvalidSettingError(
-            f"{path} was written by a training run with other settings (differing: {', '.join(differing) or '?'}); "
-            "it is kept as it is: use another output folder, or the same settings to resume it")
-    return Checkpoint(settings=stored, epoch=int(payload["epoch"]), model=payload["model"],
-                      optimizer=payload["optimizer"], records=records,
-                      training_seconds=float(payload["training_seconds"]))
-
-
-def _differences(old: dict, new: dict, prefix: str = "") -> list[str]:
-    keys = set(old) | set(new)
-    found = []
-    for key in keys:
-        a, b = old.get(key), new.get(key)
-        name = f"{prefix}{key}"
-        if isinstance(a, dict) and isinstance(b, dict):
-            found.extend(_differences(a, b, f"{name}."))
-        elif canonical_json(a) != canonical_json(b):
-            found.append(f"{name} ({a!r} then, {b!r} now)")
-    return found
+        checkpoint = Checkpoint(settings=stored, epoch=int(payload["epoch"]), model=payload["model"],
+                                optimizer=payload["optimizer"], records=records,
+                                training_seconds=float(payload["training_seconds"]))
+    except (KeyError, TypeError, ValueError) as error:
+        raise DataFileError(f"{path}: not a readable nasarena training checkpoint ({error}); it is kept: {remedy}") \
+            from None
+    refuse_other_settings(directory, stored, settings)
+    return checkpoint

@@ -13,6 +13,10 @@ deterministic kernels (slower); with ``False`` cuDNN may pick faster, non-determ
 Train accuracy and loss are the running values over the epoch's (augmented) training batches,
 measured during training rather than in an extra pass; validation and test are evaluated after
 every epoch without augmentation, in evaluation mode.
+
+The epochs themselves run in the one epoch driver (:func:`~.epochs.run_epochs`), which the
+one-shot search shares: this module supplies the plain epoch (:class:`_PlainEpoch`) and the run
+folder's files (:class:`_RunFolder`: ``checkpoint.pt`` and ``record.json``).
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ import math
 import os
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -37,6 +42,7 @@ from ..io.files import atomic_write_bytes
 from ..io.outputs import own_folder
 from .checkpoint import CHECKPOINT_FILE, Checkpoint, load_checkpoint
 from .device import pick_device
+from .epochs import EpochRecord, run_epochs
 from .optim import TFRMSprop
 from .preflight import check_network
 from .protocols import Protocol
@@ -46,10 +52,9 @@ EVAL_BATCH_SIZE = 500
 
 
 @dataclass(frozen=True)
-class EpochRecord:
-    """Measurements after one epoch (accuracies are fractions in [0, 1])."""
+class TrainingEpochRecord(EpochRecord):
+    """Measurements after one epoch of training (accuracies are fractions in [0, 1])."""
 
-    epoch: int
     learning_rate: float
     train_loss: float
     train_accuracy: float
@@ -79,18 +84,18 @@ class TrainingRecord:
     parameters: int
     flops: int
     training_seconds: float
-    epochs: tuple[EpochRecord, ...] = field(default_factory=tuple)
+    epochs: tuple[TrainingEpochRecord, ...] = field(default_factory=tuple)
 
     @property
     def complete(self) -> bool:
         return len(self.epochs) == self.budget
 
     @property
-    def final(self) -> EpochRecord:
+    def final(self) -> TrainingEpochRecord:
         return self.epochs[-1]
 
     @property
-    def halfway(self) -> EpochRecord | None:
+    def halfway(self) -> TrainingEpochRecord | None:
         """The record at half the budget (NB101's halfway evaluation), if it was reached."""
         half = max(1, self.budget // 2)
         return self.epochs[half - 1] if len(self.epochs) >= half else None
@@ -104,7 +109,7 @@ class TrainingRecord:
     @classmethod
     def from_dict(cls, values: dict) -> TrainingRecord:
         values = {k: v for k, v in values.items() if k != "complete"}
-        values["epochs"] = tuple(EpochRecord(**e) for e in values["epochs"])
+        values["epochs"] = tuple(TrainingEpochRecord.from_dict(e) for e in values["epochs"])
         return cls(**values)
 
 
@@ -134,7 +139,7 @@ def train(
     With ``out_dir`` a checkpoint is written after every epoch and a run with the same
     settings resumes from it (a finished run returns its record at once); a checkpoint made
     with other settings is refused and kept, and so is a folder that is not this run's (see
-    :func:`_take_folder`). A network that does not classify CIFAR-10's classes, or whose
+    :class:`_RunFolder`). A network that does not classify CIFAR-10's classes, or whose
     training cannot fit in the device's memory, is refused before training
     (:mod:`~nasarena.training.preflight`). ``stop_after_epoch`` stops early (after writing
     that epoch's checkpoint) while keeping the schedule of the full budget: what a kill after
@@ -153,58 +158,91 @@ def train(
     flops = _flops(network, data.image_size)
     check_network(network, data.image_size, protocol, device)
     out_dir = None if out_dir is None else Path(out_dir)
-    checkpoint = None if out_dir is None else _take_folder(out_dir, settings)
+    folder = None if out_dir is None else _RunFolder(out_dir, settings)
     if protocol.batch_norm_momentum is not None:
         for module in network.modules():
             if isinstance(module, torch.nn.modules.batchnorm._BatchNorm):
                 module.momentum = protocol.batch_norm_momentum
     network.to(device)
-    optimizer = _optimizer(network, protocol)
-    records: list[EpochRecord] = []
-    spent = 0.0
-    if checkpoint is not None:
-        network.load_state_dict(checkpoint.model)
-        optimizer.load_state_dict(checkpoint.optimizer)
-        records = [EpochRecord(**r) for r in checkpoint.records]
-        spent = checkpoint.training_seconds
-
-    def record() -> TrainingRecord:
-        return TrainingRecord(budget=budget, seed=seed, protocol=protocol.to_dict(), network=settings["network"],
-                              data=settings["data"], device=str(device), parameters=parameters, flops=flops,
-                              training_seconds=spent, epochs=tuple(records))
-
-    with _determinism(deterministic, device), _progress_bar(progress, target, len(records),
-                                                            len(data.train.labels)) as bar:
-        for epoch in range(len(records), target):
-            epoch_record = _train_epoch(network, optimizer, data, protocol, seed, epoch, budget, device, bar)
-            records.append(epoch_record)
-            spent += epoch_record.wall_seconds
-            if out_dir is not None:
-                Checkpoint(settings=settings, epoch=epoch + 1, model=network.state_dict(),
-                           optimizer=optimizer.state_dict(), records=[asdict(r) for r in records],
-                           training_seconds=spent).save(out_dir)
-                atomic_write_bytes(out_dir / RECORD_FILE, (json.dumps(record().to_dict(), indent=1) + "\n").encode())
-    return record()
+    described = TrainingRecord(budget=budget, seed=seed, protocol=protocol.to_dict(), network=settings["network"],
+                               data=settings["data"], device=str(device), parameters=parameters, flops=flops,
+                               training_seconds=0.0)
+    step = _PlainEpoch(network, _optimizer(network, protocol), data, protocol, described, device)
+    done = 0 if folder is None or folder.checkpoint is None else len(folder.checkpoint.records)
+    with _determinism(deterministic, device), _progress_bar(progress, target, done,
+                                                            len(data.train.labels)) as step.bar:
+        records = run_epochs(step, target, folder)
+    return step.training_record(records)
 
 
-def _take_folder(out_dir: Path, settings: dict) -> Checkpoint | None:
-    """Take ``out_dir`` for this run before the first epoch; its checkpoint, None for a new run.
+class _PlainEpoch:
+    """The training loop's epoch for :func:`~.epochs.run_epochs`: one pass over the training
+    set, then validation and test. Its state is the model's, the optimizer's and the measured
+    training time; the random streams are derived from the seed and the epoch."""
 
-    The checkpoint is read first, so that a folder of another run is refused naming the
-    settings that differ, and a run folder of a nasarena from before output marks (a checkpoint,
-    no mark) is marked only when it is this run's: :func:`~nasarena.io.outputs.own_folder`
-    recognises it by its checkpoint. ``own_folder`` then refuses a file, a folder of files
-    nasarena did not write (their ``record.json`` is never replaced), another command's folder,
-    and another run's while it has no checkpoint yet (two runs started at once), and proves the
-    folder writable, so none of these fails after an epoch of training.
+    def __init__(self, network, optimizer, data, protocol: Protocol, described: TrainingRecord, device):
+        self.network, self.optimizer, self.data, self.protocol = network, optimizer, data, protocol
+        self.described, self.device = described, device
+        self.spent = 0.0
+        self.bar = None
+
+    def run_epoch(self, epoch: int) -> TrainingEpochRecord:
+        record = _train_epoch(self.network, self.optimizer, self.data, self.protocol, self.described.seed, epoch,
+                              self.described.budget, self.device, self.bar)
+        self.spent += record.wall_seconds
+        return record
+
+    def state_dict(self) -> dict:
+        return {"model": self.network.state_dict(), "optimizer": self.optimizer.state_dict(),
+                "training_seconds": self.spent}
+
+    def load_state_dict(self, state: dict) -> None:
+        self.network.load_state_dict(state["model"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.spent = state["training_seconds"]
+
+    def training_record(self, records: Sequence[TrainingEpochRecord]) -> TrainingRecord:
+        """The run's record after ``records``: the settings, the epochs and the time spent."""
+        return replace(self.described, training_seconds=self.spent, epochs=tuple(records))
+
+
+class _RunFolder:
+    """The output folder of one training run for :func:`~.epochs.run_epochs`: ``checkpoint.pt``
+    (:mod:`.checkpoint`) and ``record.json``, written after every epoch in that order.
+
+    It is taken before the first epoch. The checkpoint is read first, so that a folder of another
+    run is refused naming the settings that differ, and a run folder of a nasarena from before
+    output marks (a checkpoint, no mark) is marked only when it is this run's:
+    :func:`~nasarena.io.outputs.own_folder` recognises it by its checkpoint. ``own_folder`` then
+    refuses a file, a folder of files nasarena did not write (their ``record.json`` is never
+    replaced), another command's folder, and another run's while it has no checkpoint yet (two
+    runs started at once), and proves the folder writable, so none of these fails after an epoch
+    of training.
     """
-    checkpoint = load_checkpoint(out_dir, settings)
-    own_folder(out_dir, "train", settings, recognised=[CHECKPOINT_FILE])
-    return checkpoint
+
+    def __init__(self, out_dir: Path, settings: dict):
+        self.out_dir, self.settings = out_dir, settings
+        self.checkpoint = load_checkpoint(out_dir, settings)
+        own_folder(out_dir, "train", settings, recognised=[CHECKPOINT_FILE])
+
+    def resume(self, step: _PlainEpoch) -> list[TrainingEpochRecord]:
+        if self.checkpoint is None:
+            return []
+        step.load_state_dict({"model": self.checkpoint.model, "optimizer": self.checkpoint.optimizer,
+                              "training_seconds": self.checkpoint.training_seconds})
+        return [TrainingEpochRecord.from_dict(r) for r in self.checkpoint.records]
+
+    def save(self, step: _PlainEpoch, records: Sequence[TrainingEpochRecord]) -> None:
+        state = step.state_dict()
+        Checkpoint(settings=self.settings, epoch=len(records), model=state["model"], optimizer=state["optimizer"],
+                   records=[r.to_dict() for r in records], training_seconds=state["training_seconds"]
+                   ).save(self.out_dir)
+        text = json.dumps(step.training_record(records).to_dict(), indent=1) + "\n"
+        atomic_write_bytes(self.out_dir / RECORD_FILE, text.encode())
 
 
 def _train_epoch(network, optimizer, data, protocol: Protocol, seed: int, epoch: int, budget: int, device,
-                 bar) -> EpochRecord:
+                 bar) -> TrainingEpochRecord:
     from .data import batches
 
     start = time.perf_counter()
@@ -243,7 +281,7 @@ def _train_epoch(network, optimizer, data, protocol: Protocol, seed: int, epoch:
     valid_loss, valid_accuracy = evaluate(network, data.valid, data, device)
     test_loss, test_accuracy = evaluate(network, data.test, data, device)
     wall = time.perf_counter() - start
-    return EpochRecord(epoch=epoch + 1, learning_rate=learning_rate, train_loss=loss_sum / max(1, seen),
+    return TrainingEpochRecord(epoch=epoch + 1, learning_rate=learning_rate, train_loss=loss_sum / max(1, seen),
                        train_accuracy=correct / max(1, seen), valid_loss=valid_loss, valid_accuracy=valid_accuracy,
                        test_loss=test_loss, test_accuracy=test_accuracy, wall_seconds=wall,
                        train_seconds=train_seconds, images_per_second=seen / max(train_seconds, 1e-9))
