@@ -47,6 +47,10 @@ member) up to float rounding, and costs about 7x less time per training step
 ``bench/bench_optimizer_cpu.py``; search behaviour compared by ``bench/bench_equivalence.py
 bananas bananas:predictor=sklearn,warm_steps=null``).
 
+Constrained mode: a result told ``feasible=False`` (the run's constraint violated) is trained on
+as the worst accuracy seen, so the acquisition ranks infeasible regions last, and never parents
+the pool while a feasible result exists; with every result feasible nothing changes, bit for bit.
+
 Invalid architectures are not trained on. scikit-learn is imported when the optimizer is built
 (the ``[surrogates]`` extra; the numpy predictor uses its threadpoolctl).
 """
@@ -219,6 +223,9 @@ class Bananas(Optimizer):
         # (stacking thousands of rows at every retraining cost 1 ms)
         self.encodings = np.empty((0, 0), dtype=np.float32)
         self.accuracies: list[float] = []
+        self.numbers: list[int] = []  # the valid results' trial numbers
+        self.infeasible: list[bool] = []  # the run's constraint violated (constrained mode)
+        self._stale = False  # the accuracies were rescored (ParEGO): retrain at the next ask
         self.seen: set = set()  # identities evaluated or proposed
         self.ensemble: PredictorEnsemble | None = None
         self.trained_on = 0
@@ -228,7 +235,7 @@ class Bananas(Optimizer):
         if number < self.num_init or not self.accuracies:
             arch = self.space.sample(self.rng)
         else:
-            if self.ensemble is None or len(self.accuracies) >= self.trained_on + self.retrain_every:
+            if self.ensemble is None or len(self.accuracies) >= self.trained_on + self.retrain_every or self._stale:
                 self._retrain()
                 self.proposals = []
             while self.proposals and self.space.identity(self.proposals[-1]) in self.seen:
@@ -251,9 +258,27 @@ class Bananas(Optimizer):
         self.encodings[count] = encoding
         self.archs.append(trial.arch)
         self.accuracies.append(observation.valid_accuracy)
+        self.numbers.append(trial.number)
+        self.infeasible.append(not observation.feasible)
+
+    def _rescore(self, numbers: np.ndarray, values: np.ndarray) -> None:
+        """Replace the accuracies of the told trials ``numbers`` by ``values`` (ParEGO's new
+        scalarisation, :mod:`.parego`) and retrain the ensemble at the next ask."""
+        position = {number: index for index, number in enumerate(self.numbers)}
+        for number, value in zip(numbers.tolist(), values.tolist()):
+            self.accuracies[position[number]] = value
+        self._stale = True
+
+    def _targets(self) -> np.ndarray:
+        """The accuracies the ensemble learns; in constrained mode an infeasible result counts as
+        the worst accuracy seen, so the acquisition ranks infeasible regions last."""
+        y = np.asarray(self.accuracies)
+        if any(self.infeasible):
+            y = np.where(self.infeasible, y.min(), y)
+        return y
 
     def _retrain(self) -> None:
-        x, y = self.encodings[: len(self.accuracies)], np.asarray(self.accuracies)
+        x, y = self.encodings[: len(self.accuracies)], self._targets()
         if self.ensemble is not None and self.warm_steps is not None and len(x) > self.batch_size:
             batches = -(-len(x) // self.batch_size)
             self.ensemble.partial_fit(x, y, epochs=-(-self.warm_steps // batches))
@@ -262,10 +287,14 @@ class Bananas(Optimizer):
             self.ensemble = PredictorEnsemble(seeds, self.epochs, self.batch_size, self.predictor)
             self.ensemble.fit(x, y)
         self.trained_on = len(self.accuracies)
+        self._stale = False
 
     def _pool(self) -> list:
         """Unseen, distinct mutations of the best architectures."""
-        best = np.argsort(self.accuracies)[::-1][: self.num_parents]
+        best = np.argsort(self.accuracies)[::-1]
+        if any(self.infeasible) and not all(self.infeasible):  # constrained: feasible parents only
+            best = best[~np.asarray(self.infeasible)[best]]
+        best = best[: self.num_parents]
         pool: dict = {}
         for attempt in range(self.num_candidates * PATIENCE):
             if len(pool) == self.num_candidates:

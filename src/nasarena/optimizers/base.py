@@ -92,6 +92,13 @@ class Observation:
         return observation
 
 
+def objectives_of(observation: Observation) -> tuple[float, ...]:
+    """The minimised objective vector a multi-objective optimizer learns from: the observation's
+    ``objectives``, or, in a single-objective run (an empty vector), the validation error alone,
+    so that a multi-objective optimizer also runs, and is checked, where only accuracy is known."""
+    return observation.objectives or (1.0 - observation.valid_accuracy,)
+
+
 class TrialError(NasarenaError, ValueError):
     """A ``tell`` of a trial the optimizer did not hand out, or one already told."""
 
@@ -299,7 +306,15 @@ REGISTRY = Registry("optimizer", {
     "hb": "nasarena.optimizers.hyperband:Hyperband",
     "irace": "nasarena.optimizers.racing:IteratedRacing",
     "ls": "nasarena.optimizers.local_search:LocalSearch",
+    "mo-re": "nasarena.optimizers.multi_objective:MultiObjectiveRegularizedEvolution",
+    "mo-rs": "nasarena.optimizers.multi_objective:MultiObjectiveRandomSearch",
+    "motpe-optuna": "nasarena.optimizers.mo_optuna:MOTPEOptuna",
     "nre": "nasarena.optimizers.evolution:NonRegularizedEvolution",
+    "nsga2": "nasarena.optimizers.nsga2:NSGA2",
+    "nsga2-optuna": "nasarena.optimizers.mo_optuna:NSGA2Optuna",
+    "parego-bananas": "nasarena.optimizers.parego:ParEGOBananas",
+    "parego-smac": "nasarena.optimizers.parego:ParEGOSMAC",
+    "parego-tpe": "nasarena.optimizers.parego:ParEGOTPE",
     "re": "nasarena.optimizers.evolution:RegularizedEvolution",
     "reinforce": "nasarena.optimizers.reinforce:Reinforce",
     "rs": "nasarena.optimizers.random_search:RandomSearch",

@@ -6,6 +6,10 @@ as the original code). The mutation is the NB101 paper's (``mutation="paper"``: 
 drawn uniformly and changed, Supplement S2) unless ``mutation="rate"`` asks for the rate-based
 one of its Fig. 8 (middle), with ``mutation_rate``. Regularized evolution removes the *oldest*
 member when the population is full; the non-regularized variant removes the *worst*.
+
+Constrained mode: a result told ``feasible=False`` (the run's constraint violated) ranks below
+every feasible member in tournaments (and removals), so it never becomes a parent when a
+feasible member is drawn; with every result feasible the trajectory is unchanged bit for bit.
 """
 
 from __future__ import annotations
@@ -21,6 +25,10 @@ from .base import Observation, Optimizer, Setting, Trial
 
 #: Mutation rules: the NB101 paper's single edit (the default) and the rate-based one.
 MUTATIONS = ("paper", "rate")
+#: Subtracted from an infeasible result's accuracy (constrained mode): accuracies lie in [0, 1], so
+#: an infeasible member loses every tournament against a feasible one, and (non-regularized) is
+#: removed first, while infeasible members still compare by accuracy among themselves.
+INFEASIBLE_PENALTY = 2.0
 #: Encodings the mutation works on (variable_size: the anytime paper's VS setup, NB101 only).
 ENCODINGS = ("fixed", "variable_size")
 
@@ -99,6 +107,8 @@ class _Evolution(Optimizer):
         if not observation.valid:
             return
         population, accuracies, accuracy = self.population, self.accuracies, observation.valid_accuracy
+        if not observation.feasible:  # constrained: below every feasible member (accuracies are in [0, 1])
+            accuracy -= INFEASIBLE_PENALTY
         population.append(trial.arch)
         accuracies.append(accuracy)
         full = len(population) > self.population_size

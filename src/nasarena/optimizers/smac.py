@@ -259,3 +259,12 @@ class SMAC(Optimizer):
         self._costs[trial.number] = cost
         self._intensifier.tell(self._trial_rows[trial.number], self._trial_keys[trial.number], cost)
         self._told += 1
+
+    def _rescore(self, numbers: np.ndarray, values: np.ndarray) -> None:
+        """Replace the accuracies of the told trials ``numbers`` by ``values`` (ParEGO's new
+        scalarisation, :mod:`.parego`) and refit the forest before the next proposal. The
+        intensifier keeps the costs it was told: with one evaluation per configuration (what
+        ParEGO runs) it only hands out new configurations."""
+        for number, value in zip(numbers.tolist(), values.tolist()):
+            self._costs[number] = 1.0 - value
+        self._trained_on = -1  # the model is stale: search (and refit) at the next proposal

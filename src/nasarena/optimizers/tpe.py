@@ -36,6 +36,10 @@ equality or membership conditions (:class:`~.categorical_configs.CategoricalConf
 ``categorical`` encoding of every space, DARTS' conditional one included. Encodings with numeric
 parameters (NB101's ``continuous`` and ``variable_size``) and multivariate TPE are
 ``tpe-optuna``'s. Invalid architectures are told as accuracy 0, the original convention.
+
+Constrained mode: a trial told ``feasible=False`` (the run's constraint violated) ranks below
+every feasible one, so it joins the bad set while any feasible trial is told; with every trial
+feasible the ranking, and so the trajectory, is the unconstrained one bit for bit.
 """
 
 from __future__ import annotations
@@ -120,6 +124,7 @@ class TPE(Optimizer):
         self._told = Rows(len(self._sizes))  # category indices of the told trials, in tell order
         self._accuracies: list[float] = []
         self._numbers: list[int] = []  # their trial numbers (tell order may differ from ask order)
+        self._infeasible: list[bool] = []  # the run's constraint violated (constrained mode)
         self._pending: dict[int, np.ndarray] = {}
 
     def _ask(self, number: int) -> Trial:
@@ -133,8 +138,14 @@ class TPE(Optimizer):
     def _densities(self) -> tuple[np.ndarray, np.ndarray]:
         """Every parameter's good and bad density over its categories (parameters x categories)."""
         told, numbers = self._told.array, np.array(self._numbers)
-        ranked = np.argsort(-np.array(self._accuracies), kind="stable")
         good_count = min(good_set_size(len(told)), len(told))
+        if any(self._infeasible):  # constrained: infeasible trials rank below every feasible one
+            infeasible = np.array(self._infeasible)
+            ranked = np.lexsort((-np.array(self._accuracies), infeasible))  # stable, as the argsort below
+            if not infeasible.all():  # the good set holds feasible trials only
+                good_count = min(good_count, int((~infeasible).sum()))
+        else:
+            ranked = np.argsort(-np.array(self._accuracies), kind="stable")
         good = told[ranked[:good_count]][np.argsort(numbers[ranked[:good_count]])]
         bad = np.concatenate([told[ranked[good_count:]], np.array(list(self._pending.values()), dtype=np.int64)
                               .reshape(-1, len(self._sizes))])  # Optuna's constant liar: pending trials are bad
@@ -159,3 +170,11 @@ class TPE(Optimizer):
         self._told.append(self._pending.pop(trial.number))
         self._accuracies.append(observation.valid_accuracy if observation.valid else 0.0)
         self._numbers.append(trial.number)
+        self._infeasible.append(not observation.feasible)
+
+    def _rescore(self, numbers: np.ndarray, values: np.ndarray) -> None:
+        """Replace the accuracies of the told trials ``numbers`` by ``values`` (ParEGO's new
+        scalarisation, :mod:`.parego`); the densities are built afresh at every ask anyway."""
+        position = {number: index for index, number in enumerate(self._numbers)}
+        for number, value in zip(numbers.tolist(), values.tolist()):
+            self._accuracies[position[number]] = value

@@ -20,6 +20,9 @@ import numpy as np
 
 from ..errors import NasarenaError
 
+#: The objectives a multi-objective optimizer's conformance run minimises.
+MULTI_OBJECTIVES = ("error", "params")
+
 
 class ConformanceError(AssertionError):
     """A space, benchmark or optimizer breaks a promise of its contract."""
@@ -151,12 +154,15 @@ def check_optimizer(name: str, benchmark, seed: int = 0, evaluations: int = 25) 
     """The Optimizer promises: settings read off the constructor (JSON-ready, and rebuilding from
     them gives the same settings), every setting declared with its range, the same trajectory for
     the same seed, an invalid architecture told without harm, and ``tell`` refusing a trial it
-    did not hand out or was told already."""
+    did not hand out or was told already. A multi-objective optimizer runs with the objectives
+    ``error`` and ``params`` (every benchmark answers both) and is told two-objective vectors."""
     from ..optimizers.base import Observation, Trial, TrialError, make, optimizer_class, setting_names
-    from ..runner import Budget, run
+    from ..runner import Budget, RunSettings, run
 
     subject = f"optimizer {name!r}"
     cls = optimizer_class(name)
+    run_settings = RunSettings(objectives=MULTI_OBJECTIVES if cls.multi_objective else ())
+    told = (0.5, 1.0, True, (0.5, 2.0)) if cls.multi_objective else (0.5, 1.0, True)
     options = {"fidelities": benchmark.fidelities} if cls.multi_fidelity else {}
     optimizer = make(name, benchmark.space, seed=seed, **options)
     settings = optimizer.settings()
@@ -168,17 +174,17 @@ def check_optimizer(name: str, benchmark, seed: int = 0, evaluations: int = 25) 
 
     def trajectory():
         frame = run(benchmark, make(name, benchmark.space, seed=seed, **options), Budget(evaluations=evaluations),
-                    seed=seed)
+                    seed=seed, settings=run_settings)
         return frame[["arch_id", "fidelity", "valid_accuracy"]].to_numpy().tolist()
 
     _require(trajectory() == trajectory(), subject, "proposes the same trajectory for the same seed")
     optimizer = make(name, benchmark.space, seed=seed, **options)
     first = optimizer.ask()
     optimizer.tell(first, Observation(0.0, 0.0, valid=False))
-    optimizer.tell(optimizer.ask(), Observation(0.5, 1.0))
-    for told in (first, Trial(first.arch, first.fidelity, number=10_000)):
+    optimizer.tell(optimizer.ask(), Observation(*told))
+    for again in (first, Trial(first.arch, first.fidelity, number=10_000)):
         try:
-            optimizer.tell(told, Observation(0.5, 1.0))
+            optimizer.tell(again, Observation(*told))
         except TrialError:
             continue
         raise ConformanceError(f"{subject}: tell accepted a trial that was told already or never handed out")
