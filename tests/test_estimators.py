@@ -1,0 +1,245 @@
+"""Zero-cost proxies (issue 32): each proxy against a hand-checkable network, the baselines against
+the spaces' exact counts, determinism per seed, foreign architectures refused, and the table's
+resumption after ``kill -9`` and refusal of other settings."""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from torch import nn  # noqa: E402
+
+from nasarena.errors import InvalidArchitectureError, InvalidSettingError, OutputError, UnknownNameError  # noqa: E402
+from nasarena.estimators import PROXIES, Probe, compute_proxies  # noqa: E402
+from nasarena.estimators.jacob_cov import K  # noqa: E402
+from nasarena.estimators.naswot import hamming_kernel  # noqa: E402
+from nasarena.estimators.table import compute_table, read_settings  # noqa: E402
+from nasarena.spaces.nb101 import Cell  # noqa: E402
+from nasarena.spaces.nb201 import cell_at, flops, trainable_parameters  # noqa: E402
+
+TINY_NB201 = {"channels": 4, "cells_per_stage": 1}
+TINY_ARGS = ["--image-size", "8", "--scale", "channels=4", "--scale", "cells_per_stage=1"]
+NB101_CELL = Cell([[0, 1, 1, 0, 0, 1, 0], [0, 0, 0, 1, 0, 0, 0], [0, 0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 0, 1, 0],
+                   [0, 0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 0, 0]],
+                  ["input", "conv3x3-bn-relu", "conv1x1-bn-relu", "maxpool3x3", "conv3x3-bn-relu",
+                   "conv3x3-bn-relu", "output"])
+
+
+def probe_of(network: nn.Module, images: torch.Tensor, labels: torch.Tensor | None = None, *, space: str = "nb201",
+             seed: int = 0) -> Probe:
+    """A probe whose network is a copy of ``network`` (the proxies change weights)."""
+    state = {key: value.clone() for key, value in network.state_dict().items()}
+
+    def build() -> nn.Module:
+        network.load_state_dict(state)
+        return network.train()
+
+    labels = torch.zeros(len(images), dtype=torch.int64) if labels is None else labels
+    return Probe(space=space, build=build, images=images, labels=labels, image_size=images.shape[-1], seed=seed,
+                 device=torch.device("cpu"))
+
+
+def linear_classifier(inputs: int, classes: int, seed: int = 0) -> nn.Sequential:
+    torch.manual_seed(seed)
+    return nn.Sequential(nn.Flatten(), nn.Linear(inputs, classes, bias=False)).double()
+
+
+# -- each proxy against what can be worked out by hand ----------------------------------------------
+
+def test_synflow_of_a_two_layer_linear_network_is_twice_its_path_sum():
+    """Every weight's |W dR/dW| summed over a layer of a bias-free linear chain is R itself, so the
+    two-layer network scores 2 R, R = 1' |W2| |W1| 1 on the all-ones input."""
+    torch.manual_seed(3)
+    network = nn.Sequential(nn.Flatten(), nn.Linear(3 * 2 * 2, 5, bias=False), nn.Linear(5, 4, bias=False))
+    w1, w2 = (layer.weight.detach().double().abs() for layer in (network[1], network[2]))
+    path_sum = float(torch.ones(4, dtype=torch.float64) @ w2 @ w1 @ torch.ones(12, dtype=torch.float64))
+    score = PROXIES["synflow"].score(probe_of(network, torch.zeros(1, 3, 2, 2)))
+    assert score == pytest.approx(2 * path_sum, rel=1e-12)
+
+
+def test_naswot_kernel_and_score_on_three_inputs_by_hand():
+    codes = torch.tensor([[1, 0, 1], [1, 1, 0], [0, 0, 1]])
+    assert hamming_kernel(codes).tolist() == [[3, 1, 2], [1, 3, 0], [2, 0, 3]]
+    # a one-layer ReLU network with codes [1,0,1], [0,1,1], [0,0,0]: K = 3 on the diagonal, 1 off it
+    network = nn.Sequential(nn.Flatten(), nn.Linear(3, 3, bias=False), nn.ReLU())
+    with torch.no_grad():
+        network[1].weight.copy_(torch.tensor([[1.0, -1, 0], [-1, 1, 0], [1, 1, -3]]))
+    images = torch.tensor([[1.0, 0, 0], [0, 1, 0], [1, 1, 1]]).reshape(3, 3, 1, 1)
+    assert PROXIES["naswot"].score(probe_of(network, images)) == pytest.approx(math.log(20.0), rel=1e-12)
+
+
+def test_snip_grad_norm_and_fisher_of_a_linear_classifier_by_its_closed_form_gradient():
+    """For logits a = W x and the mean cross-entropy, dL/da = (softmax(a) - onehot(y)) / N and
+    dL/dW = dL/da' x."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(6, 3 * 2 * 2))
+    y = np.array([0, 1, 2, 3, 0, 1])
+    network = linear_classifier(12, 4)
+    w = network[1].weight.detach().numpy().copy()
+    a = x @ w.T
+    p = np.exp(a - a.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    da = (p - np.eye(4)[y]) / len(x)
+    dw = da.T @ x
+    probe = probe_of(network, torch.from_numpy(x).reshape(6, 3, 2, 2), torch.from_numpy(y))
+    assert PROXIES["snip"].score(probe) == pytest.approx(np.abs(w * dw).sum(), rel=1e-9)
+    assert PROXIES["grad_norm"].score(probe) == pytest.approx(np.linalg.norm(dw), rel=1e-9)
+    assert PROXIES["fisher"].score(probe) == pytest.approx((0.5 * (a * da) ** 2).mean(axis=0).sum(), rel=1e-9)
+
+
+def test_grasp_of_a_linear_classifier_equals_minus_w_times_the_full_hessian_times_g():
+    rng = np.random.default_rng(1)
+    x = torch.from_numpy(rng.normal(size=(5, 3, 1, 1)))
+    y = torch.tensor([0, 1, 2, 0, 1])
+    network = linear_classifier(3, 3, seed=2)
+    w = network[1].weight.detach().clone()
+
+    def loss(flat: torch.Tensor) -> torch.Tensor:
+        return nn.functional.cross_entropy(x.flatten(1) @ flat.reshape(3, 3).T, y)
+
+    flat = w.flatten().requires_grad_()
+    gradient = torch.autograd.grad(loss(flat), flat)[0]
+    hessian = torch.autograd.functional.hessian(loss, w.flatten())
+    expected = float(-(w.flatten() * (hessian @ gradient)).sum())
+    assert PROXIES["grasp"].score(probe_of(network, x, y)) == pytest.approx(expected, rel=1e-9)
+
+
+def test_jacob_cov_of_a_linear_network_whose_jacobians_are_all_equal():
+    """Every image's Jacobian of a linear map is the column sums of W: the correlation matrix is
+    all ones, with eigenvalues N and N - 1 zeros."""
+    network = linear_classifier(12, 4)
+    images = torch.from_numpy(np.random.default_rng(2).normal(size=(5, 3, 2, 2)))
+    n = 5
+    expected = -((math.log(n + K) + 1 / (n + K)) + (n - 1) * (math.log(K) + 1 / K))
+    assert PROXIES["jacob_cov"].score(probe_of(network, images)) == pytest.approx(expected, rel=1e-6)
+
+
+def test_zen_of_a_network_whose_features_are_its_input_is_the_log_mean_perturbation_norm():
+    """With f(x) = x and no batch norm, Zen = log mean ||0.01 eps_i||: the draws are the
+    generator's (seeded by the probe), images first, then eps."""
+
+    class Passthrough(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.last = nn.Identity()
+
+        def forward(self, x):
+            return self.last(x).mean(dim=(2, 3))
+
+    generator = torch.Generator().manual_seed(11)
+    torch.randn((64, 3, 4, 4), generator=generator)
+    eps = torch.randn((64, 3, 4, 4), generator=generator).double()
+    expected = math.log(float((0.01 * eps).flatten(1).norm(dim=1).mean()))
+    score = PROXIES["zen"].score(probe_of(Passthrough(), torch.zeros(1, 3, 4, 4), seed=11))
+    assert score == pytest.approx(expected, rel=1e-5)
+
+
+def test_params_and_flops_equal_the_nb201_and_nb101_exact_counts():
+    from nasarena.spaces.nb101.parameters import trainable_parameters as nb101_parameters
+
+    for row in (0, 1462, 15624):
+        cell = cell_at(row)
+        result = compute_proxies("nb201", cell, ["params", "flops"])
+        assert result.values["params"] == trainable_parameters(cell)
+        assert result.values["flops"] == flops(cell)
+        assert set(result.seconds) == {"params", "flops"} and all(s > 0 for s in result.seconds.values())
+    result = compute_proxies("nb101", NB101_CELL, ["params"], scale={"stem_channels": 16})
+    assert result.values["params"] == nb101_parameters(NB101_CELL, stem_channels=16)
+
+
+# -- the exact networks: determinism, every space, refusals ------------------------------------------
+
+def tiny_batch(seed: int = 0):
+    generator = torch.Generator().manual_seed(seed)
+    return torch.randn(128, 3, 8, 8, generator=generator), torch.randint(0, 10, (128,), generator=generator)
+
+
+def test_every_proxy_is_deterministic_per_seed_and_changes_with_it():
+    images, labels = tiny_batch()
+    names = list(PROXIES)
+    runs = [compute_proxies("nb201", cell_at(1462), names, images=images, labels=labels, seed=seed, scale=TINY_NB201)
+            for seed in (5, 5, 6)]
+    for name in names:
+        assert runs[0].values[name] == pytest.approx(runs[1].values[name], rel=1e-9, abs=1e-12), name
+        assert np.isfinite(runs[0].values[name]), name
+    changed = [name for name in names if runs[0].values[name] != pytest.approx(runs[2].values[name], rel=1e-6)]
+    assert set(changed) >= {"snip", "grad_norm", "naswot", "zen", "synflow"}
+    assert set(runs[0].seconds) == set(names)
+
+
+def test_nb101_and_darts_networks_give_finite_proxies():
+    images, labels = tiny_batch(1)
+    darts = ("Genotype(normal=[('sep_conv_3x3', 0), ('skip_connect', 1), ('dil_conv_3x3', 0), ('max_pool_3x3', 1), "
+             "('sep_conv_5x5', 2), ('avg_pool_3x3', 0), ('skip_connect', 3), ('dil_conv_5x5', 2)], "
+             "normal_concat=[2, 3, 4, 5], reduce=[('max_pool_3x3', 0), ('sep_conv_3x3', 1), ('skip_connect', 2), "
+             "('avg_pool_3x3', 1), ('dil_conv_3x3', 0), ('sep_conv_5x5', 2), ('skip_connect', 2), "
+             "('max_pool_3x3', 1)], reduce_concat=[2, 3, 4, 5])")
+    for space, arch, scale in (("nb101", NB101_CELL, {"stem_channels": 4, "stacks": 2, "cells_per_stack": 1}),
+                               ("darts", darts, {"channels": 4, "layers": 3})):
+        result = compute_proxies(space, arch, list(PROXIES), images=images, labels=labels, scale=scale)
+        assert all(np.isfinite(value) for value in result.values.values()), (space, dict(result.values))
+
+
+def test_an_architecture_of_another_space_is_refused_naming_both():
+    with pytest.raises(InvalidArchitectureError, match="nb201 proxies score nb201 .* nb101"):
+        compute_proxies("nb201", NB101_CELL, ["params"])
+    with pytest.raises(InvalidArchitectureError, match="does not parse"):
+        compute_proxies("nb101", cell_at(0).to_string(), ["params"])
+    with pytest.raises(UnknownNameError, match="zero-cost proxy"):
+        compute_proxies("nb201", cell_at(0), ["synflo"])
+    with pytest.raises(InvalidSettingError, match="read 64 images"):
+        compute_proxies("nb201", cell_at(0), ["snip"])
+
+
+# -- the table: resumption after kill -9, other settings refused ---------------------------------------
+
+def test_compute_resumes_after_kill_9_and_refuses_other_settings(tmp_path, cifar_folder):
+    out = tmp_path / "proxies.parquet"
+    command = [sys.executable, "-m", "nasarena.cli.main", "estimators", "compute", "--space", "nb201", "--proxies",
+               "params,naswot", "--out", str(out), "--sample", "32", "--seed", "3", "--data",
+               str(cifar_folder), "--device", "cpu", *TINY_ARGS]
+    environment = {**os.environ, "OMP_NUM_THREADS": "1", "NASARENA_PROGRESS": "0"}
+    process = subprocess.Popen(command, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while not out.exists() and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        process.send_signal(signal.SIGKILL)
+    finally:
+        process.wait()
+    import pandas as pd
+
+    before = pd.read_parquet(out)
+    assert 0 < len(before) < 32 and read_settings(out)["complete"] is False, "killed before the first chunk or after all"
+    frame = compute_table("nb201", ["params", "naswot"], out, sample=32, seed=3, device="cpu",
+                          data=cifar_folder, image_size=8, scale=TINY_NB201)
+    assert len(frame) == 32 and frame["arch"].is_unique and read_settings(out)["complete"] is True
+    assert frame["row"].is_monotonic_increasing
+    kept = frame.set_index("arch").loc[before["arch"]]
+    # the rows written before the kill were read back, not computed again (their measured seconds stay)
+    assert np.array_equal(kept["naswot_seconds"].to_numpy(), before["naswot_seconds"].to_numpy())
+    content = out.read_bytes()
+    with pytest.raises(OutputError, match="other settings .*seed"):
+        compute_table("nb201", ["params", "naswot"], out, sample=32, seed=4, device="cpu",
+                      data=cifar_folder, image_size=8, scale=TINY_NB201)
+    assert out.read_bytes() == content
+
+
+def test_cli_refuses_an_unknown_proxy_in_one_line(tmp_path):
+    from typer.testing import CliRunner
+
+    from nasarena.cli.main import app
+
+    result = CliRunner().invoke(app, ["estimators", "compute", "--space", "nb201", "--proxies", "synflow,naswt",
+                                      "--out", str(tmp_path / "t.parquet"), "--sample", "2"])
+    assert result.exit_code == 2 and "error: unknown zero-cost proxy 'naswt'" in result.output
+    assert not (tmp_path / "t.parquet").exists()
