@@ -128,3 +128,29 @@ def test_bad_input_is_refused_and_writes_nothing(tmp_path, arguments, message):
     assert refused.exit_code == 2, refused.output
     assert "error:" in refused.output and message in refused.output
     assert not out.exists()
+
+
+
+def test_report_section_draws_fronts_curves_ecdf_tests_and_the_cross_device_study(mo_results, tmp_path):
+    """The report's multi-objective section alone (the whole report draws every single-objective
+    figure too, which other tests cover)."""
+    pytest.importorskip("matplotlib")
+    from nasarena.plots.backend import save_figure
+    from nasarena.plots.multiobjective_report import multiobjective_section
+    from nasarena.plots.report import _friedman_section
+    from nasarena.plots.style import Style
+
+    _, results = mo_results
+    names = []
+
+    def add(figure, name, caption):
+        names.append(name)
+        return str(save_figure(figure, tmp_path / name).png)
+
+    page = "\n".join(multiobjective_section(results, add, Style.for_labels(["mo-rs", "nsga2"]), _friedman_section))
+    assert "Multi-objective runs" in page and "Cross-device study" in page
+    assert "final hypervolume regret, nb201-cifar10 error,latency:pixel3" in page  # the Friedman test on it
+    assert names == ["pareto_fronts", "hv_regret_vs_time", "hv_regret_ecdf", "kendall_nb201-cifar10"]
+    assert all((tmp_path / f"{name}.png").is_file() for name in names)
+    assert multiobjective_section(results[results["objectives"].isna()], add, Style.for_labels([]),
+                                  _friedman_section) == []

@@ -116,3 +116,30 @@ def found_fronts(results: pd.DataFrame) -> pd.DataFrame:
     frame = pd.DataFrame(rows, columns=[*RUN_KEYS, PROBLEM, "objectives", "arch_id", "x", "y"])
     frame["label"] = label(frame) if len(frame) else pd.Series(dtype=object)
     return frame
+
+
+def deployed_regret(results: pd.DataFrame) -> pd.DataFrame:
+    """The cross-device study: each final front searched for ``error,latency:A`` deployed on
+    every device B that a run of the same benchmark searched: the searched architectures'
+    (test error, latency on B) scored against the true front of ``error,latency:B``. One row
+    per (run, B) with ``searched`` (A), ``deployed`` (B) and ``hv_regret``; A = B is the run's
+    own final regret."""
+    from ..benchmarks import benchmark as load
+    from ..benchmarks.objectives import Objective, objective_vector
+
+    fronts = found_fronts(results)
+    pairs = fronts["objectives"].str.fullmatch(r"error,latency:[^,]+")
+    fronts = fronts[pairs].assign(searched=fronts.loc[pairs, "objectives"].str.partition("latency:")[2])
+    rows = []
+    for bench_name, bench_fronts in fronts.groupby("benchmark", sort=True):
+        bench = load(bench_name)
+        devices = sorted(bench_fronts["searched"].unique())
+        archs = {text: bench.space.from_text(text) for text in bench_fronts["arch_id"].unique()}
+        for device in devices:
+            objectives = (Objective("error"), Objective("latency", device))
+            truth = true_front(bench_name, f"error,latency:{device}")
+            vectors = {text: objective_vector(bench, arch, None, objectives, "test") for text, arch in archs.items()}
+            for keys, run in bench_fronts.groupby([*RUN_KEYS, "searched", "label"], sort=True):
+                found = np.array([vectors[text] for text in run["arch_id"]])
+                rows.append((*keys, device, truth.hypervolume_regret(found)))
+    return pd.DataFrame(rows, columns=[*RUN_KEYS, "searched", "label", "deployed", "hv_regret"])

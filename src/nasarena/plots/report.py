@@ -37,6 +37,7 @@ from .curves import regret_over_evaluations, regret_over_time
 from .ecdfs import final_regret_ecdf, repetition_ecdfs
 from .experiment_info import ExperimentDescription, describe_experiment, seed_ranges
 from .hypervolume import hypervolume_gap_boxplots
+from .multiobjective_report import multiobjective_section
 from .staging import staged_folder
 from .style import Style
 from .summary_tables import CONFIDENCE, RankTest, final_regret_table, friedman_tests, hypervolume_table, wilcoxon_tests
@@ -121,6 +122,7 @@ def _write(results_dir: Path, staging: Path, raw: pd.DataFrame, experiment: Expe
         *_friedman_section(friedman_tests(volumes, "hypervolume gap", "hypervolume_gap")),
         *_wilcoxon_section(final, volumes),
         *_setup_tables(figures, final_results(raw), run_hypervolumes(_front_rows(raw), normalization)),
+        *multiobjective_section(results, figures.add, style, _friedman_section),
         *_versions_section(),
     ]
     (staging / REPORT_FILE).write_text(html.page(f"nasarena report: {results_dir.resolve().name}", body),

@@ -1,0 +1,115 @@
+"""The report's multi-objective section, present only when the results hold multi-objective runs.
+
+Per problem (benchmark and objectives): the true front and the median attainment surfaces of
+the found fronts, hypervolume regret over simulated time, the ECDF of final hypervolume regret
+and a Friedman/Nemenyi test on it; then the cross-device study: Kendall's tau of latency between
+every pair of device settings, and the regret of fronts searched on one device and deployed on
+another. All scores as :mod:`nasarena.analysis.multiobjective` computes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+
+from ..analysis.curves import incumbent_curves
+from ..analysis.ecdf import ecdf
+from ..analysis.multiobjective import (PROBLEM, deployed_regret, final_scores, found_fronts, front_trajectories,
+                                       multiobjective_rows, true_front)
+from ..analysis.pareto import REFERENCE
+from . import html
+from .curves import regret_over_time
+from .ecdfs import final_regret_ecdf
+from .fronts import kendall_heatmap, pareto_fronts_figure
+from .style import Style
+from .summary_tables import friedman_tests
+
+HV_REGRET = "hypervolume regret"
+
+
+def multiobjective_section(results: pd.DataFrame, add_figure: Callable[[object, str, str], str], style: Style,
+                           friedman_html: Callable[[list], list[str]]) -> list[str]:
+    """The section's HTML parts ([] without multi-objective runs); ``add_figure(figure, name,
+    caption)`` saves a figure and returns its HTML, ``friedman_html`` renders rank tests."""
+    if multiobjective_rows(results).empty:
+        return []
+    scored = front_trajectories(results)
+    by_problem = scored.assign(benchmark=scored[PROBLEM])  # the analysis helpers group by "benchmark"
+    final = final_scores(by_problem)
+    fronts = found_fronts(results)
+    truths = {problem: true_front(*problem.split(" ", 1)) for problem in sorted(final[PROBLEM].unique())}
+    parts = [
+        html.heading("Multi-objective runs"),
+        html.paragraph(
+            "Each run's incumbent is the non-dominated set of its feasible evaluations by validation objectives; "
+            "its found front is the test values of those architectures, scored against the exact true Pareto front "
+            "of the table (test error at the highest fidelity). Hypervolume regret is (HV(true) - HV(found)) / "
+            f"HV(true) with every objective normalised by the true front's ideal (0) and nadir (1) and the "
+            f"reference point {REFERENCE} in each, so that the true front's extreme points count; 0 is the true "
+            "front, 1 a front that dominates none of the reference box. IGD+ is measured on the same scale."),
+        html.table(["problem", "true front points", "lowest first objective", "lowest second objective"],
+                   [(problem, len(truth.points), _extreme(truth, 0), _extreme(truth, 1))
+                    for problem, truth in truths.items()]),
+        _final_table(final),
+        add_figure(pareto_fronts_figure(truths, fronts, style), "pareto_fronts",
+                   "True Pareto front (black) and the median attainment surface of each configuration's final found "
+                   "fronts over its runs (moocore's EAF at 50 %), per problem."),
+        add_figure(regret_over_time(incumbent_curves(by_problem, axis="time", metric="hv_regret"), style,
+                                    regret_label=HV_REGRET),
+                   "hv_regret_vs_time", "Hypervolume regret of the incumbent front against simulated training "
+                   "time: median over runs (line) and 25-75 % of runs (band)."),
+        add_figure(final_regret_ecdf(_ecdfs(final), style, regret_label=f"final {HV_REGRET}"), "hv_regret_ecdf",
+                   "ECDF of the final hypervolume regret over runs: further left and higher is better."),
+        *friedman_html(friedman_tests(final, f"final {HV_REGRET}", "hv_regret")),
+        *_cross_device(results, add_figure),
+    ]
+    return parts
+
+
+def _extreme(truth, column: int) -> str:
+    point = truth.points[truth.points[:, column].argmin()]
+    return "(" + ", ".join(f"{value:.4g}" for value in point) + ")"
+
+
+def _final_table(final: pd.DataFrame) -> str:
+    rows = []
+    for (problem, name), group in final.groupby([PROBLEM, "label"], sort=True):
+        rows.append((problem, name, len(group), f"{group['hv_regret'].median():.4f}",
+                     f"{group['hv_regret'].quantile(0.25):.4f}-{group['hv_regret'].quantile(0.75):.4f}",
+                     f"{group['igd_plus'].median():.4f}", f"{group['front_size'].median():.1f}"))
+    return html.table(["problem", "configuration", "runs", f"median final {HV_REGRET}", "25-75 %", "median IGD+",
+                       "median front size"], rows)
+
+
+def _ecdfs(final: pd.DataFrame) -> pd.DataFrame:
+    parts = []
+    for (problem, name), group in final.groupby([PROBLEM, "label"], sort=True):
+        x, y = ecdf(group["hv_regret"])
+        parts.append(pd.DataFrame({"benchmark": problem, "label": name, "regret": x, "ecdf": y}))
+    return pd.concat(parts, ignore_index=True)
+
+
+def _cross_device(results: pd.DataFrame, add_figure) -> list[str]:
+    """Kendall matrices of the benchmarks searched with latency, and the deployment table."""
+    from ..analysis.hardware import latency_kendall_matrix
+    from ..benchmarks import benchmark
+
+    deployed = deployed_regret(results)
+    if deployed.empty:
+        return []
+    parts = [html.heading("Cross-device study", 3)]
+    for name in sorted(deployed["benchmark"].unique()):
+        devices, matrix = latency_kendall_matrix(benchmark(name))
+        parts.append(add_figure(kendall_heatmap(devices, matrix, name), f"kendall_{name}",
+                                f"Kendall's tau between the latencies of every pair of device settings over every "
+                                f"architecture of {name}: how alike two devices rank architectures by speed."))
+    table = deployed.pivot_table(index=["benchmark", "searched"], columns="deployed", values="hv_regret",
+                                 aggfunc="median")
+    rows = [(*index, *(f"{value:.4f}" for value in values)) for index, values in zip(table.index, table.to_numpy())]
+    parts += [html.paragraph("Fronts searched on one device (rows) deployed on another (columns): the final found "
+                             "architectures scored by test error and latency on the deployment device against its "
+                             "true front; median hypervolume regret over every run of every configuration. The "
+                             "diagonal is the runs' own regret."),
+              html.table(["benchmark", "searched on", *table.columns], rows)]
+    return parts
