@@ -119,6 +119,14 @@ def check_objectives(benchmark, objectives: Sequence[Objective]) -> None:
             raise InvalidSettingError(f"{name} has no FLOPs: objective flops is not available (NB201 has them)")
 
 
+def modelled_labels(benchmark, objectives: Sequence[Objective]) -> tuple[str, ...]:
+    """Labels of the objectives ``benchmark`` serves from a model rather than its own measurement
+    (its ``modelled_objectives`` kinds: latency on nb201-cifar100/-imagenet16-120 and FBNet), so
+    a report can flag them as ``Result.modelled`` flags fields."""
+    kinds = getattr(benchmark, "modelled_objectives", frozenset())
+    return tuple(objective.label for objective in objectives if objective.kind in kinds)
+
+
 def objective_vector(benchmark, arch, result: Result | None, objectives: Sequence[Objective],
                      split: str = "valid") -> tuple[float, ...]:
     """The objective values of one evaluated architecture, in the order of ``objectives``.
@@ -157,6 +165,9 @@ def objective_matrix(benchmark, objectives: Sequence[Objective], split: str = "t
         raise InvalidSettingError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
     columns = []
     for objective in objectives:
+        if objective.kind in ("latency", "flops") and not callable(getattr(benchmark, f"{objective.kind}_column", None)):
+            raise InvalidSettingError(f"{benchmark.name} is not a finite table: objective_matrix needs a tabular "
+                                      "benchmark (nb201-*)")
         if objective.kind == "latency":
             columns.append(np.asarray(benchmark.latency_column(objective.device), dtype=np.float64))
         elif objective.kind == "flops":

@@ -1,4 +1,10 @@
-"""``nasarena query BENCHMARK ARCH``: one architecture's metrics, like ``benchmark.query`` in Python."""
+"""``nasarena query BENCHMARK ARCH``: one architecture's metrics, like ``benchmark.query`` in Python.
+
+``--device D`` adds the architecture's latency on that device setting; ``nasarena query
+BENCHMARK --best-under L --device D`` instead answers the constrained question exactly from the
+table: the most accurate architecture whose latency on D is at most L ms
+(:func:`nasarena.benchmarks.objectives.best_under`).
+"""
 
 from __future__ import annotations
 
@@ -36,25 +42,43 @@ def parse_architecture(text: str, space_name: str):
 
 def query_command(
     benchmark: str = typer.Argument(..., help="Benchmark name (see `nasarena benchmarks`)."),
-    arch: str = typer.Argument(..., help="Architecture: a row number, its text form (NB101 module hash, NB201 cell "
-                                         "string such as '|nor_conv_3x3~0|+|...|', a genotype) or, for NB101, JSON "
-                                         "{\"matrix\": [[...]], \"ops\": [...]}."),
+    arch: str = typer.Argument(None, help="Architecture: a row number, its text form (NB101 module hash, NB201 cell "
+                                          "string such as '|nor_conv_3x3~0|+|...|', a genotype) or, for NB101, JSON "
+                                          "{\"matrix\": [[...]], \"ops\": [...]}. Leave out with --best-under."),
     fidelity: int = typer.Option(None, help="Epochs (default: the highest)."),
     path: Path = typer.Option(None, help="Store directory (nb101) or artefact file (surrogate)."),
     seed: int = typer.Option(0, help="Seed of the trial drawn (benchmarks with several trials) and of modelled noise."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
+    device: str = typer.Option(None, help="Device setting (e.g. pixel3, titanx_32; NB201 benchmarks): also print "
+                                          "the latency on it; the device of --best-under."),
+    best_under: float = typer.Option(None, "--best-under", help="Latency bound in ms: print the most accurate "
+                                                                "architecture whose latency on --device is at most it "
+                                                                "(exact, from the table) instead of querying ARCH."),
 ) -> None:
-    """Print one architecture's metrics at one fidelity: accuracies, cost, parameters, which are modelled."""
+    """Print one architecture's metrics at one fidelity: accuracies, cost, parameters, which are modelled;
+    or, with --best-under, the best architecture under a latency bound on a device."""
     import numpy as np
 
     from ..benchmarks import benchmark as load_benchmark
+    from ..benchmarks.objectives import Objective, check_objectives
     from .progress import spinner
 
     if not 0 <= seed <= MAX_SEED:
         raise InvalidSettingError(f"--seed {seed} is outside 0..2^63-1")
+    if best_under is not None and arch is not None:
+        raise InvalidSettingError("--best-under answers from the whole table: give no ARCH with it")
+    if best_under is None and arch is None:
+        raise InvalidSettingError("missing ARCH: name an architecture to query, or ask --best-under L --device D")
+    if best_under is not None and device is None:
+        raise InvalidSettingError("--best-under needs --device: the device setting the latency bound is for")
     options = check_benchmarks([benchmark], path)  # a known name, --path where (and only where) one is needed
     with spinner(f"loading {benchmark}"):
         bench = load_benchmark(benchmark, **options)
+    if device is not None:
+        check_objectives(bench, (Objective("latency", device),))
+    if best_under is not None:
+        _print_best_under(bench, device, best_under, fidelity, as_json)
+        return
     if fidelity is not None and fidelity not in bench.fidelities:
         raise InvalidSettingError(f"--fidelity {fidelity}: {bench.name} has fidelities (epochs) "
                                   f"{', '.join(map(str, bench.fidelities))}")
@@ -68,6 +92,8 @@ def query_command(
     except (ValueError, TypeError, LookupError) as error:  # the benchmark's own word on a bad architecture
         raise InvalidArchitectureError(f"{bench.name} cannot query {arch!r}: {error}") from None
     values = {**result.to_dict(), "final_accuracy": final}
+    if device is not None:
+        values[f"latency_ms_{device}"] = bench.latency(architecture, device)
     if as_json:
         typer.echo(json.dumps({"benchmark": bench.name, "architecture": arch, **values}))
         return
@@ -78,3 +104,28 @@ def query_command(
     how = "noise-free" if basis == MODELLED else "averaged over trials"
     typer.echo(f"  (accuracies are fractions; final_accuracy is what regret is measured on: the {basis} at the highest "
                f"fidelity, {how})")
+    if device is not None and "latency" in getattr(bench, "modelled_objectives", ()):
+        typer.echo(f"  (latency modelled: {bench.latency_table.note})")
+
+
+def _print_best_under(bench, device: str, bound: float, fidelity: int | None, as_json: bool) -> None:
+    """The answer of ``--best-under``: the most accurate architecture within ``bound`` ms on ``device``."""
+    from ..benchmarks.objectives import best_under
+
+    if fidelity is not None:
+        raise InvalidSettingError("--best-under ranks by the final accuracy at the highest fidelity: give no "
+                                  "--fidelity with it")
+    best = best_under(bench, device, bound)
+    text = bench.space.to_text(best.arch)
+    values = {"benchmark": bench.name, "device": device, "max_latency_ms": best.max_latency_ms,
+              "architecture": text, "row": best.row, "metric": best.metric, "accuracy": best.accuracy,
+              "latency_ms": best.latency_ms, "feasible_architectures": best.feasible,
+              "latency_modelled": "latency" in getattr(bench, "modelled_objectives", ())}
+    if as_json:
+        typer.echo(json.dumps(values))
+        return
+    typer.echo(f"{bench.name}: the best of {best.feasible:,} architectures within {bound:g} ms on {device}")
+    typer.echo(f"  architecture {text} (row {best.row})")
+    typer.echo(f"  {best.metric} {best.accuracy:.4f} (mean at the highest fidelity); latency {best.latency_ms:.4g} ms")
+    if values["latency_modelled"]:
+        typer.echo(f"  (latency modelled: {bench.latency_table.note})")
