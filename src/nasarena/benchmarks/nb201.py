@@ -98,6 +98,10 @@ class NB201Benchmark(TabularBenchmark):
     def arch_at(self, row: int) -> Cell201:
         return cell_at(row)
 
+    def __getstate__(self) -> dict:
+        """Pickled without the caches of the shared latency table and FLOPs (a process rebuilds them)."""
+        return {**self.__dict__, "_latency": None, "_flops": None, "_hardware_description": None}
+
     def describe(self) -> Description:
         """The tabular description plus what the latency data measures (read on first call, so
         loading the benchmark does not decompress the latency file)."""
