@@ -155,7 +155,9 @@ def _latency_bound(benchmark, quantile: float) -> float:
 def test_a_constrained_optimizer_keeps_a_feasible_incumbent_and_proposes_more_feasible(cifar10, name):
     """Under latency:pixel3 <= the table's 30 % quantile: once an evaluation was feasible the
     incumbent is feasible, and the constrained optimizer proposes feasible architectures more
-    often than the same optimizer left unconstrained (which is told every result as feasible)."""
+    often than the same optimizer left unconstrained (which is told every result as feasible):
+    after the first 50 of 150 evaluations, seeds 0-2, RE 0.78 against 0.02, TPE 0.72 against 0.04
+    (2026-11-27; random search 0.31 either way)."""
     bound = _latency_bound(cifar10, 0.3)
     constrained = RunSettings(constraint=f"latency:pixel3<={bound}")
     options = {"population_size": 20, "tournament_size": 5} if name == "re" else {}
@@ -199,3 +201,40 @@ def test_constrained_re_never_parents_an_infeasible_member_over_a_feasible_one(c
 
     assert share_of_high_parents(False) == pytest.approx(0.25, abs=0.06)
     assert share_of_high_parents(True) == pytest.approx(0.75, abs=0.06)
+
+
+class _MutationSpy:
+    """A space that records the parents of its mutations."""
+
+    def __init__(self, space):
+        self.space, self.parents = space, []
+
+    def __getattr__(self, name):
+        return getattr(self.space, name)
+
+    def mutate(self, parent, rng):
+        self.parents.append(parent)
+        return self.space.mutate(parent, rng)
+
+
+def test_constrained_bananas_trains_on_infeasible_as_worst_and_parents_feasible_only(cifar10):
+    """The best told result is infeasible: BANANAS' targets count it as the worst accuracy seen,
+    and the pool's mutations start from feasible results only (without the constraint they would
+    start from it)."""
+    accuracies, feasible = [0.6, 0.95, 0.7, 0.8], [True, False, True, True]
+
+    def parents_and_targets(constrained: bool):
+        space = _MutationSpy(cifar10.space)
+        optimizer = make("bananas", space, seed=0, num_candidates=20)
+        identities = []
+        for accuracy, is_feasible in zip(accuracies, feasible):
+            trial = optimizer.ask()
+            identities.append(space.identity(trial.arch))
+            optimizer.tell(trial, Observation(accuracy, 1.0, feasible=is_feasible or not constrained))
+        optimizer._pool()
+        return identities, {space.identity(parent) for parent in space.parents}, optimizer._targets().tolist()
+
+    identities, parents, targets = parents_and_targets(constrained=True)
+    assert parents == {identities[3], identities[2]} and targets == [0.6, 0.6, 0.7, 0.8]
+    identities, parents, targets = parents_and_targets(constrained=False)
+    assert parents == {identities[1], identities[3]} and targets == accuracies
