@@ -114,6 +114,7 @@ def test_device_settings_say_batch_and_source():
     assert device_setting("essential_ph_1").kind == "phone" and device_setting("essential_ph_1").batch_size is None
     assert device_setting("eyeriss").simulated and device_setting("fpga").simulated
     assert not device_setting("pixel3").simulated and device_setting("pixel3").source == "HW-NAS-Bench"
+    assert device_setting("titan_rtx_256").batch_size == 256 and device_setting("pixel3").batch_size is None
 
 
 def test_fbnet_table_is_exact_on_hw_nas_bench_devices_and_bounded_elsewhere(fbnet_csv):

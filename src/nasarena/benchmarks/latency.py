@@ -3,7 +3,8 @@
 The data (``../shared/data/latency``, from HELP, Lee et al. 2021, which carries HW-NAS-Bench's
 measurements, Li et al. 2021) names 27 *device settings*: a device, and for desktop GPUs a batch
 size. Four come from HW-NAS-Bench, measured (pixel3, raspi4) or estimated by simulators
-(eyeriss, fpga), one image at a time; the rest were measured by the HELP authors. The NB201
+(eyeriss, fpga); the rest were measured by the HELP authors. Only the GPU settings record a
+batch size. The NB201
 latencies are those of the CIFAR-10 network (32x32 input, 10 classes): row 0 on pixel3, raspi4,
 eyeriss and fpga equals HW-NAS-Bench's published CIFAR-10 example to the last digit.
 """
@@ -57,14 +58,14 @@ _DEVICES = {
 
 
 def device_setting(name: str) -> DeviceSetting:
-    """The setting of a column name: ``titanx_32`` is a Titan X at batch 32; HW-NAS-Bench's
-    devices run one image; HELP's CPUs and phones do not record a batch size."""
+    """The setting of a column name: ``titanx_32`` is a Titan X at batch 32; the other settings
+    do not record a batch size."""
     base, _, suffix = name.rpartition("_")
     if base in _DEVICES and suffix.isdigit() and _DEVICES[base][1] == "desktop GPU":
         hardware, kind, source, simulated = _DEVICES[base]
         return DeviceSetting(name, hardware, kind, int(suffix), source, simulated)
     hardware, kind, source, simulated = _DEVICES[name]
-    return DeviceSetting(name, hardware, kind, 1 if source == "HW-NAS-Bench" else None, source, simulated)
+    return DeviceSetting(name, hardware, kind, None, source, simulated)
 
 
 def describe_settings(devices: tuple[str, ...]) -> str:
@@ -77,8 +78,8 @@ def describe_settings(devices: tuple[str, ...]) -> str:
     return (f"{len(settings)} device settings: desktop GPUs {', '.join(gpus)} at batch "
             f"{'/'.join(map(str, batches))} and server CPUs {names('server CPU')} (measured by HELP); phones "
             f"{names('phone')} (pixel3 measured by HW-NAS-Bench, the others by HELP in whole milliseconds); "
-            f"raspi4 (HW-NAS-Bench); eyeriss and fpga are simulator estimates (HW-NAS-Bench); HW-NAS-Bench's "
-            "settings run one image, HELP's CPUs and phones do not record their batch size")
+            f"raspi4 (HW-NAS-Bench); eyeriss and fpga are simulator estimates (HW-NAS-Bench); only the GPU "
+            "settings record a batch size")
 
 
 class LatencyTable:
