@@ -45,11 +45,12 @@ def monotone_fronts(results: pd.DataFrame) -> pd.DataFrame:
     """Per run, the (time, regret) staircase with regret made non-increasing (cumulative minimum).
 
     The anytime paper's choice: every best-so-far architecture is assumed tested, so the
-    test regret of the incumbent can only improve; points that do not improve are dropped.
+    test regret of the incumbent can only improve; points that do not improve are dropped, and
+    so are the evaluations of a constrained run before its first feasible one (no incumbent, NaN).
     """
     table = check_table(results)
     table = table.assign(regret=table.groupby(RUN_KEYS)["incumbent_test_regret"].cummin())
-    improving = table.groupby(RUN_KEYS)["regret"].diff().fillna(-np.inf) < 0
+    improving = (table.groupby(RUN_KEYS)["regret"].diff().fillna(-np.inf) < 0) & table["regret"].notna()
     fronts = table.loc[improving, [*RUN_KEYS, "sim_time", "regret"]].rename(columns={"sim_time": "time"})
     fronts = fronts.reset_index(drop=True)
     fronts["label"] = label(fronts)
