@@ -1,0 +1,75 @@
+"""The zero-cost proxy tables of issue 32: NB201 CIFAR-10 (all 15,625 cells or a seeded sample of
+distinct ones) and a seeded sample of NB101 cells, at the papers' full network size.
+
+Run: nice -n 10 .venv/bin/python bench/bench_estimators.py [OUT] [NB201_SAMPLE] [NB101_SAMPLE] [JOBS] [DEVICE]
+  OUT: folder of the two Parquet tables, resumable (default results/bench-estimators)
+  NB201_SAMPLE: distinct NB201 cells, or "all" (default 3000); NB101_SAMPLE: NB101 cells (default 500)
+  JOBS: processes, one torch thread each (default 1; on a GPU keep 1); DEVICE: auto, cpu or cuda
+
+Each table is `nasarena estimators compute` (:func:`nasarena.estimators.table.compute_table`) with
+every registered proxy, seed 0, 32 x 32 CIFAR-10 from the shared tarball; an interrupted run
+resumes where it stopped. Afterwards it prints, per proxy, the mean measured seconds per
+architecture and the Spearman correlation with the mean validation accuracy over the benchmark's
+trials (NB201 CIFAR-10 at 200 epochs; NB101: nb101-lite, one real 108-epoch draw per cell), over the
+architectures computed.
+
+Measured 2026-11-27 on this machine's CPU (one thread, 2 cores shared by 7 agents, so wall
+times are upper bounds): NB201 at full size, seconds per architecture of each proxy, the mean
+of 4 cells (see docs/estimators.md for the table). The whole NB201 set on one CPU thread would
+take days; the GPU run is the intended one.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from nasarena.estimators import PROXIES
+from nasarena.estimators.table import compute_table
+
+
+def accuracies(benchmark_name: str, rows) -> np.ndarray:
+    """Mean validation accuracy over the benchmark's trials at its highest fidelity, of ``rows``."""
+    import nasarena
+
+    bench = nasarena.benchmark(benchmark_name)
+    return np.asarray(bench.mean_over_trials("valid_accuracy"))[np.asarray(rows, dtype=np.int64)]
+
+
+def summary(name: str, frame, benchmark_name: str) -> None:
+    from nasarena.analysis.supernet.identification import correlations
+
+    truth = accuracies(benchmark_name, frame["row"].to_numpy(dtype=np.int64))
+    print(f"\n{name}: {len(frame):,} architectures (Spearman / Kendall with {benchmark_name} validation accuracy)")
+    print(f"{'proxy':10s} {'s/arch':>8s} {'spearman':>9s} {'kendall':>8s}")
+    for proxy in PROXIES:
+        finite = np.isfinite(frame[proxy].to_numpy(dtype=float))
+        rho, tau = correlations(truth[finite], frame[proxy].to_numpy(dtype=float)[finite])
+        print(f"{proxy:10s} {frame[f'{proxy}_seconds'].mean():8.3f} {rho:9.3f} {tau:8.3f}")
+
+
+def main(argv: list[str]) -> None:
+    out = Path(argv[0]) if argv else Path("results/bench-estimators")
+    nb201_sample = argv[1] if len(argv) > 1 else "3000"
+    nb101_sample = int(argv[2]) if len(argv) > 2 else 500
+    jobs = int(argv[3]) if len(argv) > 3 else 1
+    device = argv[4] if len(argv) > 4 else "auto"
+    out.mkdir(parents=True, exist_ok=True)
+    proxies = list(PROXIES)
+
+    def progress(done: int, planned: int) -> None:
+        print(f"  {done:,} / {planned:,}", file=sys.stderr, flush=True)
+
+    sample = None if nb201_sample == "all" else int(nb201_sample)
+    nb201 = compute_table("nb201", proxies, out / f"nb201-cifar10-{nb201_sample}.parquet", sample=sample, jobs=jobs,
+                          device=device, on_chunk=progress)
+    summary("NB201 CIFAR-10", nb201, "nb201-cifar10")
+    nb101 = compute_table("nb101", proxies, out / f"nb101-{nb101_sample}.parquet", sample=nb101_sample, jobs=jobs,
+                          device=device, on_chunk=progress)
+    summary("NB101", nb101, "nb101-lite")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
