@@ -44,9 +44,8 @@ minutes of CPU, motpe-optuna and parego-tpe most of it; * = best Nemenyi group a
 
 MO-RE and MOTPE beat random search on both devices (paired Wilcoxon p < 0.01), NSGA-II on raspi4;
 our NSGA-II and Optuna's are in one group. ParEGO-TPE is significantly *worse* than random
-search on both: with one random weight vector per proposal over ~200 evaluations its TPE never
-concentrates on one region of the front, and error (0.06-0.9) and latency (0.003-24 ms) are
-scalarised on their own scales. The regrets are small because the true front's nadir is a
+search on both devices; why is not established here (each ask optimises a new random weight
+vector, so over ~200 evaluations TPE may never concentrate on one region of the front). The regrets are small because the true front's nadir is a
 degenerate 90 %-error cell (see docs/multi-objective.md): compare them within a problem.
 """
 
