@@ -13,10 +13,11 @@ architecture and the Spearman correlation with the mean validation accuracy over
 trials (NB201 CIFAR-10 at 200 epochs; NB101: nb101-lite, one real 108-epoch draw per cell), over the
 architectures computed.
 
-Measured 2026-11-27 on this machine's CPU (one thread, 2 cores shared by 7 agents, so wall
-times are upper bounds): NB201 at full size, seconds per architecture of each proxy, the mean
-of 4 cells (see docs/estimators.md for the table). The whole NB201 set on one CPU thread would
-take days; the GPU run is the intended one.
+Measured 2026-11-27 on this machine's CPU (one thread, 2 cores shared by several jobs): NB201 at
+full size, all ten proxies take 17.6 CPU seconds per architecture (grasp 5.5, naswot 3.2, the
+baselines and synflow under 0.3; docs/estimators.md has the table), so the whole NB201 set is
+about 76 CPU-hours and the defaults (3,000 NB201 + 500 NB101 cells) most of a day on 2 cores: the
+GPU run is the intended one. Not yet run to the end here.
 """
 
 from __future__ import annotations
