@@ -11,10 +11,13 @@ tree's :mod:`nasarena.layers` either way. Printed:
 - process pools: calls constructing ``ProcessPoolExecutor`` or a ``multiprocessing`` ``Pool``;
 - settings-hash functions: functions that compute a hex digest of JSON text (a ``json.dumps`` or
   ``canonical_json`` in the digested expression or in a name assigned from one);
-- if-chains on space names: ``if``/``elif`` tests (and conditional expressions) that compare
-  something with a registered space's name (``"nb101"``, ``"darts"``, ``"nb1shot1-3"``...; also
-  ``"nb301"``, ``"nb1shot1"``) by ``==``, ``!=``, ``in`` or ``.startswith``, and the chains they
-  form; apart, those that compare with a benchmark's name of a space family (``"nb101-noisy"``);
+- if-chains on space names, outside ``nasarena.spaces`` (where a space may know its own
+  name): ``if``/``elif`` tests (and conditional expressions, and names assigned such a test to
+  branch on later, as ``oneshot = space.startswith("nb1shot1")``) that compare something with a
+  registered space's name (``"nb101"``, ``"darts"``, ``"nb1shot1-3"``...; also ``"nb301"``,
+  ``"nb1shot1"``) by ``==``, ``!=``, ``in`` or ``.startswith``, and the chains they form (an
+  assignment is a chain of its own); apart, those that compare with a benchmark's name of a
+  space family (``"nb101-noisy"``);
 - packaged data file names: module-level string constants naming a package data file.
 """
 
@@ -99,6 +102,17 @@ def _names(test: ast.AST, named) -> bool:
     return False
 
 
+def _is_test(value: ast.AST) -> bool:
+    """Whether an assigned value is a truth value: a comparison, a call of ``startswith`` or
+    ``endswith``, or ``not``/``and``/``or`` of them."""
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not):
+        return _is_test(value.operand)
+    if isinstance(value, ast.BoolOp):
+        return all(_is_test(item) for item in value.values)
+    return isinstance(value, ast.Compare) or (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                                              and value.func.attr in ("startswith", "endswith"))
+
+
 def name_tests(tree: ast.AST, named) -> tuple[int, int]:
     """(if/elif tests and conditional expressions comparing with a ``named`` literal, chains
     holding such a test: an if/elif/else chain or a conditional expression)."""
@@ -107,6 +121,10 @@ def name_tests(tree: ast.AST, named) -> tuple[int, int]:
     tests = chains = 0
     for node in ast.walk(tree):
         if isinstance(node, ast.IfExp) and _names(node.test, named):
+            tests += 1
+            chains += 1
+        if (isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None
+                and not isinstance(node.value, ast.IfExp) and _is_test(node.value) and _names(node.value, named)):
             tests += 1
             chains += 1
         if isinstance(node, ast.If) and id(node) not in elifs:
@@ -160,6 +178,8 @@ def main() -> None:
         if here:
             pool_modules.append(f"{name} ({here})")
         for counts, named in ((space_tests, is_space_name), (benchmark_tests, is_benchmark_name)):
+            if name == "nasarena.spaces" or name.startswith("nasarena.spaces."):
+                continue
             found = name_tests(tree, named)
             counts[0], counts[1] = counts[0] + found[0], counts[1] + found[1]
         files.update(data_file_names(tree))

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.markup import escape
 
 from ..errors import DataFileError, InvalidSettingError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 app = typer.Typer(help="Evaluate weight-sharing supernets on a tabular benchmark.", no_args_is_help=True)
 #: The file by which a folder of this command is known (also one written before nasarena marked its folders).
@@ -34,18 +40,12 @@ def evaluate(
     cluster_threshold: float = typer.Option(3.0, help="Dendrogram cut (distance = ops that differ)."),
 ) -> None:
     """ID rate a1(k) per checkpoint vs the random baseline, correlations, sampling mass, clusters."""
-    import numpy as np
     import pandas as pd
 
     from ..analysis.supernet import evaluate_checkpoints, read_scores
     from ..benchmarks import benchmark as load_benchmark
     from ..plots.staging import owned_output
-    from ..plots.supernet_report import (
-        embedded_gdas_scores,
-        format_correlation,
-        last_checkpoint_table,
-        write_supernet_report,
-    )
+    from ..plots.supernet_report import format_correlation, last_checkpoint_table, write_supernet_report
     from .progress import spinner
 
     thresholds = _thresholds(ks)
@@ -56,37 +56,22 @@ def evaluate(
     if not hasattr(bench, "mean_over_trials") and not hasattr(bench, "nb101"):  # a one-shot space is over NB101
         raise InvalidSettingError(f"--benchmark {benchmark}: a supernet is evaluated against a tabular benchmark "
                                   "(true accuracies of every architecture), not a surrogate")
-    space = getattr(bench.space, "name", "")
-    oneshot = space.startswith("nb1shot1")
-    if space != "nb201" and not oneshot:
-        raise InvalidSettingError(f"--benchmark {benchmark}: supernet evaluation clusters architectures by their "
-                                  "choices, which needs a NAS-Bench-201 benchmark (nb201-cifar10, nb201-cifar100, "
-                                  "nb201-imagenet16-120) or a NAS-Bench-1Shot1 space (nb1shot1-1, -2, -3)")
-    if oneshot and scores is None:
+    truth = supernet_truth(bench, benchmark)
+    if truth.embedded is None and scores is None:
         raise InvalidSettingError(f"--benchmark {benchmark}: give --scores (e.g. the scores.csv that 'nasarena oneshot "
                                   "correlate' writes into a run); the embedded supernet is an NB201 one")
-    if oneshot:  # the authors' set without loose ends, rows as positions.position numbers them
-        from ..benchmarks.oneshot import oneshot_accuracies
-        from ..oneshot.correlation import choice_encodings
-        from ..spaces.oneshot.positions import position
-
-        true = oneshot_accuracies(space, bench, loose_ends=False)
-        row_of, all_encodings = position, choice_encodings(space)
-    else:
-        true = bench.mean_over_trials(bench.regret_metric)
-        row_of = lambda text: int(bench.rows([text])[0])  # noqa: E731
-        all_encodings = np.array([bench.space.encode(c, "op_indices") for c in bench.space.enumerate()])
+    true, all_encodings = truth.true, truth.encodings
     if max(thresholds) > len(true):
         raise InvalidSettingError(f"--ks {ks}: k must be at most the {len(true):,} architectures of {bench.name}")
     try:
-        supernet = embedded_gdas_scores() if scores is None else \
-            read_scores(scores, len(true), row_of=row_of, complete=not oneshot)
+        supernet = truth.embedded() if scores is None else \
+            read_scores(scores, len(true), row_of=truth.row_of, complete=truth.complete)
     except OSError as error:
         raise DataFileError(f"--scores {scores}: cannot read it ({error.strerror or error})") from None
     except ValueError as error:  # read_scores names the file and what is wrong in it
         raise DataFileError(str(error)) from None
     if weights is not None:
-        supernet = _with_oneshot_weights(supernet, weights, space) if oneshot else _with_weights(supernet, weights)
+        supernet = truth.with_weights(supernet, weights)
     encodings = all_encodings if supernet.arch_weights else None
     with owned_output(out, "supernet evaluate", recognised=(CLUSTERS_FILE,)), \
             spinner("evaluating checkpoints and writing the report"):
@@ -121,6 +106,70 @@ def _cluster_spearman(judged) -> str:
     from ..plots.supernet_report import format_correlation
 
     return format_correlation(correlations(judged["mean_true"], judged["mean_supernet"])[0])
+
+
+#: The space capability (:mod:`nasarena.spaces.protocol`) naming a space's :class:`SupernetTruth` maker.
+CAPABILITY = "supernet_truth"
+
+
+@dataclass(frozen=True)
+class SupernetTruth:
+    """What a supernet's scores are judged against on a benchmark of one space, made by the
+    function its space declares as ``supernet_truth`` (:func:`table_truth`, :func:`oneshot_truth`):
+    the command never asks which space it is."""
+
+    #: The true accuracy of every architecture, by row.
+    true: np.ndarray
+    #: The row of an architecture given as text (``arch_id`` of a scores file).
+    row_of: Callable[[str], int]
+    #: The choices of every architecture, by row (clusters; a2(k) from architecture weights).
+    encodings: np.ndarray
+    #: Whether a scores file must score every architecture (a one-shot run scores a sample).
+    complete: bool
+    #: The embedded supernet's scores used without ``--scores`` (None: the space has none).
+    embedded: Callable[[], object] | None
+    #: The scores with the architecture weights of ``--weights`` added.
+    with_weights: Callable[[object, Path], object]
+
+
+def supernet_truth(bench, benchmark: str) -> SupernetTruth:
+    """The truth of ``bench``'s space, from the capability the space declares; a benchmark of a
+    space without it is refused, naming the spaces that have it."""
+    from ..spaces.protocol import resolve
+    from ..spaces.registry import spaces_with
+
+    make = getattr(bench.space, CAPABILITY, None)
+    if make is None:
+        raise InvalidSettingError(f"--benchmark {benchmark}: supernet evaluation clusters architectures by their "
+                                  f"choices, which needs a tabular benchmark of the spaces {', '.join(spaces_with(CAPABILITY))}"
+                                  " (a NAS-Bench-201 benchmark: nb201-cifar10, nb201-cifar100, nb201-imagenet16-120; "
+                                  "or a NAS-Bench-1Shot1 space: nb1shot1-1, -2, -3)")
+    return resolve(make)(bench)
+
+
+def table_truth(bench) -> SupernetTruth:
+    """A whole table (NAS-Bench-201): the regret metric's mean over trials, rows of the table, every
+    architecture scored, the embedded GDAS supernet by default, weights as JSON logits per edge."""
+    import numpy as np
+
+    from ..plots.supernet_report import embedded_gdas_scores
+
+    encodings = np.array([bench.space.encode(cell, "op_indices") for cell in bench.space.enumerate()])
+    return SupernetTruth(bench.mean_over_trials(bench.regret_metric), lambda text: int(bench.rows([text])[0]),
+                         encodings, True, embedded_gdas_scores, _with_weights)
+
+
+def oneshot_truth(bench) -> SupernetTruth:
+    """A NAS-Bench-1Shot1 space: the authors' set without loose ends, rows as
+    :func:`~nasarena.spaces.oneshot.positions.position` numbers them, a sample may be scored,
+    weights from a run's ``weights/`` folder."""
+    from ..benchmarks.oneshot import oneshot_accuracies
+    from ..oneshot.correlation import choice_encodings
+    from ..spaces.oneshot.positions import position
+
+    space = bench.space.name
+    return SupernetTruth(oneshot_accuracies(space, bench, loose_ends=False), position, choice_encodings(space), False,
+                         None, lambda supernet, path: _with_oneshot_weights(supernet, path, space))
 
 
 def _thresholds(text: str) -> list[int]:

@@ -37,6 +37,11 @@ class or object answers without building a space: :func:`nasarena.spaces.registr
     A function ``arch -> int``: the trainable parameters of an architecture's network for
     ``dataset`` (None: the space's default), without building it; the surrogates report them
     (:func:`nasarena.surrogates.spaces.exact_parameters`). NB101 and NB201 have it.
+``supernet_truth``
+    The ``"module:function"`` that gives what ``nasarena supernet evaluate`` judges a supernet's
+    scores against on a tabular benchmark of the space (true accuracies and choices by row, how
+    an architecture's text finds its row; :class:`nasarena.cli.supernet.SupernetTruth`). NB201
+    (a whole table) and the NB-1Shot1 spaces (the authors' set without loose ends) have it.
 """
 
 from __future__ import annotations

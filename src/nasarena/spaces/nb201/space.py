@@ -54,6 +54,7 @@ class NB201Space:
     # Optional capabilities (see :mod:`..protocol`): the training network, named, not imported.
     architecture = Cell201
     network = "nasarena.training.networks.nb201:NB201Network"
+    supernet_truth = "nasarena.cli.supernet:table_truth"
     network_scale = MappingProxyType({"channels": 16, "cells_per_stage": 5, "num_classes": 10})
 
     def violation(self, cell: Cell201) -> str | None:

@@ -51,6 +51,7 @@ class OneShotSearchSpace:
     encodings = ENCODINGS
     config_encodings = choice_encoding.CONFIG_ENCODINGS
     graph_size = nb101_encodings.GRAPH_SIZE  # (nodes, features) of the "graph" encoding
+    supernet_truth = "nasarena.cli.supernet:oneshot_truth"
 
     def __init__(self, space: str | OneShotSpace):
         self.definition = oneshot_space(space)
