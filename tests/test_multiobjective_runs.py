@@ -116,7 +116,7 @@ def test_constrained_run_keeps_a_feasible_incumbent_and_the_constrained_regret(t
         assert row["incumbent_test_regret"] >= -1e-12  # never better than the exact constrained optimum
 
 
-def test_constrained_multiobjective_run_on_two_workers_with_caching(tmp_path):
+def test_constrained_multiobjective_run_on_two_workers_with_caching(tmp_path, mo_results):
     """The front holds only feasible evaluations; workers and caching take the single-objective paths."""
     out = tmp_path / "both"
     done = invoke("run", "--benchmarks", "nb201-cifar10", "--objectives", "error,latency:raspi4", "--constraint",
@@ -132,6 +132,10 @@ def test_constrained_multiobjective_run_on_two_workers_with_caching(tmp_path):
     assert run["front_size"].tolist() == sizes
     members = found_fronts(run)
     assert set(members["arch_id"]) <= set(run.loc[run["feasible"], "arch_id"])
+    # nsga2 with two settings hashes (two problems) is one configuration in each problem
+    both = front_trajectories(pd.concat([mo_results[1], run], ignore_index=True))
+    assert both.groupby("problem")["label"].unique().map(sorted).to_dict() == {
+        "nb201-cifar10 error,latency:pixel3": ["mo-rs", "nsga2"], "nb201-cifar10 error,latency:raspi4": ["nsga2"]}
 
 
 @pytest.mark.parametrize("arguments, message", [
@@ -160,7 +164,6 @@ def test_report_section_draws_fronts_curves_ecdf_tests_and_the_cross_device_stud
     from nasarena.plots.backend import save_figure
     from nasarena.plots.multiobjective_report import multiobjective_section
     from nasarena.plots.report import _friedman_section
-    from nasarena.plots.style import Style
 
     _, results = mo_results
     names = []
@@ -169,10 +172,9 @@ def test_report_section_draws_fronts_curves_ecdf_tests_and_the_cross_device_stud
         names.append(name)
         return str(save_figure(figure, tmp_path / name).png)
 
-    page = "\n".join(multiobjective_section(results, add, Style.for_labels(["mo-rs", "nsga2"]), _friedman_section))
+    page = "\n".join(multiobjective_section(results, add, _friedman_section))
     assert "Multi-objective runs" in page and "Cross-device study" in page
     assert "final hypervolume regret, nb201-cifar10 error,latency:pixel3" in page  # the Friedman test on it
     assert names == ["pareto_fronts", "hv_regret_vs_time", "hv_regret_ecdf", "kendall_nb201-cifar10"]
     assert all((tmp_path / f"{name}.png").is_file() for name in names)
-    assert multiobjective_section(results[results["objectives"].isna()], add, Style.for_labels([]),
-                                  _friedman_section) == []
+    assert multiobjective_section(results[results["objectives"].isna()], add, _friedman_section) == []

@@ -65,8 +65,14 @@ def front_trajectories(results: pd.DataFrame) -> pd.DataFrame:
     for _, run in table.groupby(RUN_KEYS, sort=True):
         parts.append(_scored_run(run))
     frame = pd.concat(parts, ignore_index=True)
-    frame["label"] = label(frame)
+    frame["label"] = problem_labels(frame)
     return frame
+
+
+def problem_labels(frame: pd.DataFrame) -> pd.Series:
+    """Configuration labels within each problem: an optimizer run on two devices has two settings
+    hashes, but one configuration per problem, so it is labelled by its name alone there."""
+    return pd.concat([label(part) for _, part in frame.groupby(PROBLEM, sort=False)]).reindex(frame.index)
 
 
 def _scored_run(run: pd.DataFrame) -> pd.DataFrame:
@@ -114,7 +120,7 @@ def found_fronts(results: pd.DataFrame) -> pd.DataFrame:
             rows.append((*keys, problem, run["objectives"].iloc[0], run["arch_id"].iloc[i], float(point[0]),
                          float(point[1])))
     frame = pd.DataFrame(rows, columns=[*RUN_KEYS, PROBLEM, "objectives", "arch_id", "x", "y"])
-    frame["label"] = label(frame) if len(frame) else pd.Series(dtype=object)
+    frame["label"] = problem_labels(frame) if len(frame) else pd.Series(dtype=object)
     return frame
 
 

@@ -28,13 +28,15 @@ from .summary_tables import friedman_tests
 HV_REGRET = "hypervolume regret"
 
 
-def multiobjective_section(results: pd.DataFrame, add_figure: Callable[[object, str, str], str], style: Style,
+def multiobjective_section(results: pd.DataFrame, add_figure: Callable[[object, str, str], str],
                            friedman_html: Callable[[list], list[str]]) -> list[str]:
     """The section's HTML parts ([] without multi-objective runs); ``add_figure(figure, name,
-    caption)`` saves a figure and returns its HTML, ``friedman_html`` renders rank tests."""
+    caption)`` saves a figure and returns its HTML, ``friedman_html`` renders rank tests. Lines
+    are styled by the configurations' labels within a problem (the optimizer's name)."""
     if multiobjective_rows(results).empty:
         return []
     scored = front_trajectories(results)
+    style = Style.for_labels(sorted(scored["label"].unique()))
     by_problem = scored.assign(benchmark=scored[PROBLEM])  # the analysis helpers group by "benchmark"
     final = final_scores(by_problem)
     fronts = found_fronts(results)

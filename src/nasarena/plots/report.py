@@ -122,7 +122,7 @@ def _write(results_dir: Path, staging: Path, raw: pd.DataFrame, experiment: Expe
         *_friedman_section(friedman_tests(volumes, "hypervolume gap", "hypervolume_gap")),
         *_wilcoxon_section(final, volumes),
         *_setup_tables(figures, final_results(raw), run_hypervolumes(_front_rows(raw), normalization)),
-        *multiobjective_section(results, figures.add, style, _friedman_section),
+        *multiobjective_section(results, figures.add, _friedman_section),
         *_versions_section(),
     ]
     (staging / REPORT_FILE).write_text(html.page(f"nasarena report: {results_dir.resolve().name}", body),
