@@ -94,9 +94,10 @@ def run_command(
             typer.echo(f"interrupted: {len(progress.finished)} of {len(todo)} runs finished and are kept in {out}; "
                        "the same command runs the rest", err=True)
             raise typer.Exit(130) from None
-    print_final_regret(load_results(out, specs))
-    if labels:
+    if labels:  # the single-objective table would score only each front's most accurate member
         _print_final_hypervolume_regret(load_results(out, specs))
+    else:
+        print_final_regret(load_results(out, specs))
     others = len(list((out / RUNS_DIR).glob("[!.]*.parquet"))) - len(specs)
     if others > 0:
         typer.echo(f"{out} also holds {others} run(s) of other commands, not in this table (the report shows every "
