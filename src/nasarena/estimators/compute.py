@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 import zlib
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import torch
@@ -43,11 +44,13 @@ def proxies_named(names: Sequence[str]) -> list[Proxy]:
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
         raise InvalidSettingError(f"proxies {', '.join(repeated)} named more than once")
-    proxies = [PROXIES[name] for name in names]
-    for name, proxy in zip(names, proxies):
+    proxies: list[Proxy] = []
+    for name in names:
+        proxy = PROXIES[name]
         if not isinstance(proxy, Proxy):
             raise InvalidSettingError(f"proxy {name!r} is registered as a {type(proxy).__name__}, not a "
                                       "nasarena.estimators.Proxy")
+        proxies.append(proxy)
     return proxies
 
 
@@ -83,7 +86,7 @@ def proxy_scale(space: str, scale: dict | None = None) -> dict:
 def architecture(space: str, arch):
     """``arch`` (an architecture object or its text form) as ``space``'s architecture object; an
     architecture of another space, or text that does not parse, is refused naming both."""
-    owner = space_named(space, needs="network")
+    owner: Any = space_named(space, needs="network")
     if isinstance(arch, str):
         try:
             arch = owner.from_text(arch)
@@ -91,9 +94,8 @@ def architecture(space: str, arch):
             raise InvalidArchitectureError(f"{space} architecture text {arch[:200]!r} does not parse: "
                                            f"{error}") from None
     if not isinstance(arch, owner.architecture):
-        others = [name for name, registered in REGISTERED.items()
-                  if isinstance(getattr(registered, "architecture", None), type)
-                  and isinstance(arch, registered.architecture)]
+        kinds = {name: getattr(registered, "architecture", None) for name, registered in REGISTERED.items()}
+        others = [name for name, kind in kinds.items() if isinstance(kind, type) and isinstance(arch, kind)]
         origin = f"an architecture of {', '.join(others)}" if others else f"a {type(arch).__name__}"
         raise InvalidArchitectureError(f"the {space} proxies score {space} architectures "
                                        f"({owner.architecture.__name__} or its text form), got {origin}")

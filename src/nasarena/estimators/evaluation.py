@@ -56,7 +56,7 @@ def evaluate_proxies(table: pd.DataFrame, truth: np.ndarray, ks: Sequence[int]) 
     rows = []
     for name in proxies:
         raw = table[name].to_numpy(dtype=float)
-        values = ranked_values(raw if PROXIES[name].higher_is_better else -raw)
+        values = ranked_values(raw if getattr(PROXIES[name], "higher_is_better", True) else -raw)
         spearman, kendall = correlations(truth, values)
         spearman_top, kendall_top = correlations(truth, values, top_fraction=TOP_FRACTION)
         row = {"proxy": name, "spearman": spearman, "kendall": kendall, "spearman_top10": spearman_top,
@@ -75,6 +75,9 @@ def benchmark_truth(benchmark: str, table: pd.DataFrame, space: str) -> np.ndarr
     from ..benchmarks import benchmark as load
 
     bench = load(benchmark)
+    if not (hasattr(bench, "rows") and hasattr(bench, "mean_over_trials")):
+        raise InvalidSettingError(f"benchmark {benchmark} is not a tabular benchmark; the truth comes from a table "
+                                  "of real accuracies, e.g. nb201-cifar10 or nb101-lite")
     if bench.space.name != space:
         raise InvalidSettingError(f"benchmark {benchmark} is over the {bench.space.name} space, the table over {space}")
     rows = bench.rows([bench.space.from_text(text) for text in table["arch"]])

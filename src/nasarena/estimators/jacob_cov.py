@@ -36,6 +36,7 @@ def _jacob_cov(probe: Probe) -> float:
     images = images.clone().requires_grad_(True)
     output = logits(network(images))
     output.backward(torch.ones_like(output))
+    assert images.grad is not None  # the backward pass above reached the inputs
     return covariance_score(images.grad.reshape(len(images), -1).cpu().numpy())
 
 

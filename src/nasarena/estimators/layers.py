@@ -8,6 +8,8 @@ auxiliary head); the proxies read the main logits only.
 
 from __future__ import annotations
 
+from typing import cast
+
 import torch
 from torch import nn
 
@@ -18,6 +20,11 @@ SCORED = (nn.Conv2d, nn.Linear)
 def scored_layers(network: nn.Module) -> list[nn.Module]:
     """The convolutional and linear layers of ``network``, in module order."""
     return [module for module in network.modules() if isinstance(module, SCORED)]
+
+
+def scored_weights(network: nn.Module) -> list[torch.Tensor]:
+    """The weights of :func:`scored_layers`, in the same order."""
+    return [cast(torch.Tensor, layer.weight) for layer in scored_layers(network)]
 
 
 def logits(output) -> torch.Tensor:

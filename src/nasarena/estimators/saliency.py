@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import torch
 
-from .layers import loss_on_batch, scored_layers
+from .layers import loss_on_batch, scored_layers, scored_weights
 from .proxy import Probe, Proxy
 
 #: Images of the minibatch the four saliencies read (Abdelfattah et al.'s experiments).
@@ -32,7 +32,7 @@ BATCH = 64
 
 def _weights_and_loss(probe: Probe, create_graph: bool = False):
     network = probe.build()
-    weights = [layer.weight for layer in scored_layers(network)]
+    weights = scored_weights(network)
     loss = loss_on_batch(network, probe, BATCH)
     gradients = torch.autograd.grad(loss, weights, create_graph=create_graph, allow_unused=True)
     return weights, [torch.zeros_like(w) if g is None else g for w, g in zip(weights, gradients)]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from .layers import logits, scored_layers
+from .layers import logits, scored_weights
 from .proxy import Probe, Proxy
 
 
@@ -37,8 +37,8 @@ def _synflow(probe: Probe) -> float:
     finally:
         for handle in handles:
             handle.remove()
-    return float(sum((layer.weight * layer.weight.grad).detach().abs().sum() for layer in scored_layers(network)
-                     if layer.weight.grad is not None))
+    return float(sum((weight * weight.grad).detach().abs().sum() for weight in scored_weights(network)
+                     if weight.grad is not None))
 
 
 SYNFLOW = Proxy("synflow", "Tanaka et al. 2020, as summed by Abdelfattah et al. 2021",

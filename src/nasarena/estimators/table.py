@@ -56,7 +56,7 @@ def plan(space: str, sample: int | None, seed: int) -> list[tuple[str, int | Non
     if sample is None:
         if not finite:
             raise InvalidSettingError(f"the {space} space cannot be enumerated; give --sample N")
-        rows = range(owner.size)
+        rows: Sequence[int] = range(owner.size)
     else:
         if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
             raise InvalidSettingError(f"--sample {sample!r} must be a whole number >= 1")
