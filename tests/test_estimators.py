@@ -223,7 +223,7 @@ def test_compute_resumes_after_kill_9_and_refuses_other_settings(tmp_path, cifar
     frame = compute_table("nb201", ["params", "naswot"], out, sample=24, seed=3, device="cpu",
                           data=cifar_folder, image_size=8, scale=TINY_NB201)
     assert len(frame) == 24 and frame["arch"].is_unique and read_settings(out)["complete"] is True
-    assert frame["row"].is_monotonic_increasing
+    assert frame["row"].is_monotonic_increasing and read_settings(out)["provenance"]["torch"] == torch.__version__
     kept = frame.set_index("arch").loc[before["arch"]]
     # the rows written before the kill were read back, not computed again (their measured seconds stay)
     assert np.array_equal(kept["naswot_seconds"].to_numpy(), before["naswot_seconds"].to_numpy())

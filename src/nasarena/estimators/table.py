@@ -11,7 +11,8 @@ Columns: ``arch`` (the space's text form), ``row`` (the architecture's row in a 
 missing otherwise), one column per proxy with its value and ``<proxy>_seconds`` with its measured
 seconds (:class:`.proxy.ProxyResult`), and ``device``. The file's metadata records the settings
 (space, proxies, sample, seed, image size, scale, device type, the data source and a digest of
-the minibatch) and whether the table is complete.
+the minibatch), whether the table is complete, and its provenance (nasarena's and torch's
+versions, when it was written).
 
 Resumable after ``kill -9``: a second call with the same settings reads the rows written so far
 and computes only the missing architectures. A file of other settings, or not written by this
@@ -120,12 +121,13 @@ def compute_table(space: str, proxies: Sequence[str], out: Path, *, sample: int 
         def done(task: tuple, finished: list[dict]) -> None:
             for record in finished:
                 rows[record["arch"]] = record
-            _write(out, _frame(rows, order, chosen), {**settings, "complete": len(rows) == len(architectures)})
+            _write(out, _frame(rows, order, chosen), {**settings, "complete": len(rows) == len(architectures),
+                                                      "provenance": _provenance()})
             if on_chunk is not None:
                 on_chunk(len(rows), len(architectures))
 
         if not tasks:  # complete already: make sure the file says so
-            _write(out, _frame(rows, order, chosen), {**settings, "complete": True})
+            _write(out, _frame(rows, order, chosen), {**settings, "complete": True, "provenance": _provenance()})
         run_tasks(compute_chunk, tasks, jobs, done, initializer=one_thread, preload=WORKER_MODULES)
         return _frame(rows, order, chosen)
 
@@ -167,6 +169,19 @@ def one_thread() -> None:
     import torch
 
     torch.set_num_threads(1)
+
+
+def _provenance() -> dict:
+    """What wrote the file: versions of nasarena and torch, and when (not part of the settings: a
+    table resumed after an upgrade records the last writer)."""
+    import datetime
+
+    import torch
+
+    from ..version import __version__
+
+    return {"nasarena": __version__, "torch": torch.__version__,
+            "written": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
 
 
 def read_settings(out: Path) -> dict | None:
