@@ -226,17 +226,24 @@ class _RunFolder:
         own_folder(out_dir, "train", settings, recognised=[CHECKPOINT_FILE])
 
     def resume(self, step: _PlainEpoch) -> list[TrainingEpochRecord]:
+        """The checkpoint's epochs, ``step`` put back to them; ``record.json`` is written again from
+        the checkpoint, as a kill between the two files may have left the previous one behind."""
         if self.checkpoint is None:
             return []
         step.load_state_dict({"model": self.checkpoint.model, "optimizer": self.checkpoint.optimizer,
                               "training_seconds": self.checkpoint.training_seconds})
-        return [TrainingEpochRecord.from_dict(r) for r in self.checkpoint.records]
+        records = [TrainingEpochRecord.from_dict(r) for r in self.checkpoint.records]
+        self._write_record(step, records)
+        return records
 
     def save(self, step: _PlainEpoch, records: Sequence[TrainingEpochRecord]) -> None:
         state = step.state_dict()
         Checkpoint(settings=self.settings, epoch=len(records), model=state["model"], optimizer=state["optimizer"],
                    records=[r.to_dict() for r in records], training_seconds=state["training_seconds"]
                    ).save(self.out_dir)
+        self._write_record(step, records)
+
+    def _write_record(self, step: _PlainEpoch, records: Sequence[TrainingEpochRecord]) -> None:
         text = json.dumps(step.training_record(records).to_dict(), indent=1) + "\n"
         atomic_write_bytes(self.out_dir / RECORD_FILE, text.encode())
 
