@@ -6,6 +6,7 @@ from the exact constrained optimum, and bad input writes nothing."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 
 import numpy as np
@@ -105,6 +106,11 @@ def test_constrained_run_keeps_a_feasible_incumbent_and_the_constrained_regret(t
     assert results["incumbent_id"].isna().any()  # seed 2 starts with infeasible evaluations: no incumbent
     assert results.groupby("optimizer")["incumbent_id"].last().notna().all()
     assert monotone_fronts(results)["regret"].notna().all()  # the report's anytime fronts skip those rows
+    assert set(results["constraint"]) == {"latency:pixel3<=3.5"}
+    if importlib.util.find_spec("matplotlib") is not None:  # the report's note on constrained runs
+        from nasarena.plots.multiobjective_report import constrained_note
+
+        assert "2 run(s) ran under a latency constraint (latency:pixel3&lt;=3.5)" in constrained_note(results)[0]
     feasible_ids = set(results.loc[results["feasible"], "arch_id"])
     for _, row in results.iterrows():
         if pd.isna(row["incumbent_id"]):  # no feasible evaluation yet
@@ -162,7 +168,7 @@ def test_report_section_draws_fronts_curves_ecdf_tests_and_the_cross_device_stud
     figure too, which other tests cover)."""
     pytest.importorskip("matplotlib")
     from nasarena.plots.backend import save_figure
-    from nasarena.plots.multiobjective_report import multiobjective_section
+    from nasarena.plots.multiobjective_report import constrained_note, multiobjective_section
     from nasarena.plots.report import _friedman_section
 
     _, results = mo_results
@@ -173,6 +179,7 @@ def test_report_section_draws_fronts_curves_ecdf_tests_and_the_cross_device_stud
         return str(save_figure(figure, tmp_path / name).png)
 
     page = "\n".join(multiobjective_section(results, add, _friedman_section))
+    assert "constraint" not in results.columns and constrained_note(results) == []
     assert "Multi-objective runs" in page and "Cross-device study" in page
     assert "final hypervolume regret, nb201-cifar10 error,latency:pixel3" in page  # the Friedman test on it
     assert names == ["pareto_fronts", "hv_regret_vs_time", "hv_regret_ecdf", "kendall_nb201-cifar10"]

@@ -69,6 +69,22 @@ def multiobjective_section(results: pd.DataFrame, add_figure: Callable[[object, 
     return parts
 
 
+def constrained_note(results: pd.DataFrame) -> list[str]:
+    """A note where the results hold constrained runs: their regret has another optimum."""
+    if "constraint" not in results.columns or not results["constraint"].notna().any():
+        return []
+    constrained = results.loc[results["constraint"].notna()]
+    runs = constrained.groupby(["benchmark", "optimizer", "settings_hash", "seed"]).ngroups
+    share = constrained["feasible"].astype(bool).mean()
+    bounds = ", ".join(sorted(constrained["constraint"].unique()))
+    return [html.paragraph(
+        f"{runs} run(s) ran under a latency constraint ({bounds}): their "
+        "incumbent is the most accurate evaluation within the bound, and their regret is measured from the best "
+        "architecture of the table within it (benchmarks.objectives.best_under), not from the unconstrained "
+        f"optimum. {share:.0%} of their evaluations met the bound; before a run's first feasible evaluation it has "
+        "no incumbent and is left out of the curves.", "note")]
+
+
 def _extreme(truth, column: int) -> str:
     point = truth.points[truth.points[:, column].argmin()]
     return "(" + ", ".join(f"{value:.4g}" for value in point) + ")"

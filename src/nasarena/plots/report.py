@@ -37,7 +37,7 @@ from .curves import regret_over_evaluations, regret_over_time
 from .ecdfs import final_regret_ecdf, repetition_ecdfs
 from .experiment_info import ExperimentDescription, describe_experiment, seed_ranges
 from .hypervolume import hypervolume_gap_boxplots
-from .multiobjective_report import multiobjective_section
+from .multiobjective_report import constrained_note, multiobjective_section
 from .staging import staged_folder
 from .style import Style
 from .summary_tables import CONFIDENCE, RankTest, final_regret_table, friedman_tests, hypervolume_table, wilcoxon_tests
@@ -93,6 +93,7 @@ def _write(results_dir: Path, staging: Path, raw: pd.DataFrame, experiment: Expe
         *_experiment_section(experiment),
         html.heading("Final quality"),
         *_regret_basis_html(experiment.benchmarks),
+        *constrained_note(results),
         *_lite_note(experiment.benchmarks),
         *[html.paragraph(note, "note") for note in nb1shot1_notes(experiment.benchmarks)],
         *_final_regret_html(regret, words),

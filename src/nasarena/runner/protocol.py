@@ -136,7 +136,7 @@ TRAJECTORY_COLUMNS = [
     "incumbent_test_regret",
 ]
 #: The columns a run with objectives or a constraint adds (see :func:`run`).
-CONSTRAINED_COLUMNS = ["feasible"]
+CONSTRAINED_COLUMNS = ["constraint", "feasible"]
 OBJECTIVE_COLUMNS = ["objectives", "valid_objectives", "test_objectives", "front_size"]
 
 
@@ -160,7 +160,8 @@ def run(
 
     With a constraint (``settings.constraint``) the incumbent is the most accurate *feasible*
     evaluation (None, with NaN values, until there is one), its regret is measured from the
-    constrained optimum, and a ``feasible`` column says which evaluations met the bound. With
+    constrained optimum, and the rows add the bound (``constraint``, its text) and which
+    evaluations met it (``feasible``). With
     objectives (``settings.objectives``) the optimizer is told each validation objective vector,
     and the run's incumbent is the non-dominated set of its feasible validation vectors
     (:class:`.front.IncumbentFront`); the rows add the objectives' labels, each evaluation's
@@ -281,8 +282,11 @@ _NO_INCUMBENT = (math.nan, None, math.nan)
 
 
 def _add_scored_columns(frame: pd.DataFrame, scoring: RunObjectives, scored: list[tuple]) -> None:
-    """The ``feasible`` column, and with objectives the vectors (list columns) and front sizes."""
+    """``feasible`` (and the bound, ``constraint``), and with objectives the vectors (list
+    columns) and front sizes."""
     feasible, valid, test, sizes = zip(*scored) if scored else ((), (), (), ())
+    if scoring.constraint is not None:
+        frame["constraint"] = np.full(len(frame), scoring.constraint.label, dtype=object)
     frame["feasible"] = np.array(feasible, dtype=bool)
     if scoring.multi_objective:
         frame["objectives"] = np.full(len(frame), scoring.labels, dtype=object)
