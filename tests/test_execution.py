@@ -1,6 +1,7 @@
 """The execution layer (issue 30, point 1): the contract of :func:`nasarena.execution.run_tasks`,
-and its guarantees for the families of work now on it: Ctrl-C ends the work at once keeping what
-finished, and the workers never outlive a killed main process."""
+and its guarantees: Ctrl-C ends the work at once keeping what finished, and the workers never
+outlive a killed main process. The same guarantees for each family of work on the layer, through
+its command: ``tests/test_kill_families.py``."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from nasarena.errors import InvalidSettingError
-from nasarena.execution import reporter, run_tasks
+from nasarena.execution import reporter, run_tasks, runs_here
 from process_helpers import gone_within, kill_all
 
 
@@ -68,6 +69,7 @@ def test_one_job_or_one_task_runs_in_this_process_in_order():
     run_tasks(_chatty, [(1, 2)], 1, lambda task, result: messages.append("done"), progress=messages.append)
     assert messages == [(1, 0), (1, 1), "done"]
     assert reporter() is None  # nothing listens once the tasks are done
+    assert runs_here(1, 4) and runs_here(5, 1) and not runs_here(5, 2) and not runs_here(1, 1, "ray")
     with pytest.raises(InvalidSettingError, match="backend"):
         run_tasks(_nap, [(0.0, 1)], 1, _collect(done), backend="dask")
 
@@ -110,12 +112,6 @@ if __name__ == "__main__":
     tasks = [(folder, 0, 0.0), *[(folder, index, 1e6) for index in range(1, 5)]]
     run_tasks(task, tasks, 2, lambda task, result: Path(folder, f"done-{result}").write_text(""))
 """
-
-
-
-
-
-
 
 
 def _wait_for(condition, seconds: float = 60) -> None:
@@ -165,85 +161,3 @@ def test_workers_exit_when_the_main_process_is_killed(tmp_path):
         assert len(workers) == 2 and gone_within(workers, 30)
     finally:
         kill_all({process.pid} | _worker_pids(tmp_path))
-
-
-# --- a family on the layer: data collection with the live benchmark (tiny networks) --------------
-
-_COLLECT = """
-import sys
-
-from nasarena.training.collection import collect
-
-options = dict(space="darts", data=sys.argv[1], store=sys.argv[2], settings=("batch_size=100",), image_size=8,
-               fidelities=(1,), channels=4, layers=3, auxiliary=False, device="cpu")
-collect(options, ["rs"], 7, sys.argv[3], trajectory=6, jobs=2)
-"""
-
-
-def _options(folder: Path, store: Path) -> dict:
-    return dict(space="darts", data=folder, store=store, settings=("batch_size=100",), image_size=8, fidelities=(1,),
-                channels=4, layers=3, auxiliary=False, device="cpu")
-
-
-def _descendants(pid: int) -> set[int]:
-    import psutil
-
-    try:
-        return {child.pid for child in psutil.Process(pid).children(recursive=True)
-                if "resource_tracker" not in " ".join(child.cmdline())}
-    except psutil.NoSuchProcess:
-        return set()
-
-
-def _start_collection(cifar_folder: Path, tmp_path: Path) -> subprocess.Popen:
-    """Two streams on two workers: ``rs-1`` (one architecture) ends while ``rs-0`` (six) trains (a
-    training takes half a second here; starting a worker, several)."""
-    return subprocess.Popen([sys.executable, "-c", _COLLECT, str(cifar_folder), str(tmp_path / "store"),
-                             str(tmp_path / "data.parquet")], start_new_session=True, stderr=subprocess.PIPE,
-                            env={**os.environ, "OMP_NUM_THREADS": "1"})
-
-
-def test_interrupted_collection_keeps_its_finished_stream_and_resumes(cifar_folder, tmp_path):
-    torch = pytest.importorskip("torch")
-    from nasarena.training.collection import collect, read_settings
-
-    out = tmp_path / "data.parquet"
-    process = _start_collection(cifar_folder, tmp_path)
-    workers: set[int] = set()
-    try:
-        _wait_for(lambda: out.exists(), 120)  # rs-1 is written while rs-0 trains
-        workers = _descendants(process.pid)
-        os.killpg(process.pid, signal.SIGINT)
-        process.communicate(timeout=30)
-    finally:
-        kill_all(workers | {process.pid})
-    assert process.returncode != 0
-    assert len(workers) >= 3 and gone_within(workers, 30)  # the fork server and both workers
-    import pandas as pd
-
-    kept = pd.read_parquet(out)
-    assert read_settings(out)["complete"] is False and list(kept["stream"]) == ["rs-1"]
-    # resumed here (one torch thread, as the workers): what was trained before Ctrl-C is replayed from the store
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        frame = collect(_options(cifar_folder, tmp_path / "store"), ["rs"], 7, out, trajectory=6)
-    finally:
-        torch.set_num_threads(threads)
-    assert len(frame) == 7 and read_settings(out)["complete"] is True
-    pd.testing.assert_frame_equal(frame[frame["stream"] == "rs-1"].reset_index(drop=True), kept)
-
-
-def test_killed_collection_leaves_no_worker_behind(cifar_folder, tmp_path):
-    pytest.importorskip("torch")
-    process = _start_collection(cifar_folder, tmp_path)
-    workers: set[int] = set()
-    try:
-        _wait_for(lambda: len(_descendants(process.pid)) >= 3, 120)  # the fork server and two workers
-        workers = _descendants(process.pid)
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait()
-        assert gone_within(workers, 30)
-    finally:
-        kill_all(workers | {process.pid})
-
