@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from nasarena.analysis.multiobjective import final_scores, front_trajectories, found_fronts, true_front
+from nasarena.analysis.multiobjective import final_scores, found_fronts, front_trajectories, true_front
 from nasarena.analysis.pareto import non_dominated
 from nasarena.analysis.trajectories import monotone_fronts
 from nasarena.benchmarks import benchmark

@@ -15,8 +15,15 @@ import pandas as pd
 
 from ..analysis.curves import incumbent_curves
 from ..analysis.ecdf import ecdf
-from ..analysis.multiobjective import (PROBLEM, deployed_regret, final_scores, found_fronts, front_trajectories,
-                                       multiobjective_rows, true_front)
+from ..analysis.multiobjective import (
+    PROBLEM,
+    deployed_regret,
+    final_scores,
+    found_fronts,
+    front_trajectories,
+    multiobjective_rows,
+    true_front,
+)
 from ..analysis.pareto import REFERENCE
 from . import html
 from .curves import regret_over_time

@@ -70,11 +70,9 @@ class RunObjectives:
         if self.objectives:
             check_objectives(benchmark, self.objectives)
         self.constraint = Constraint.parse(constraint) if constraint is not None else None
-        self._latency = None
         self.constrained_best = None
-        if self.constraint is not None:
-            self._latency = (Objective("latency", self.constraint.device),)
-            check_objectives(benchmark, self._latency)
+        if self.constraint is not None:  # a device the benchmark lacks, or a bound nobody meets, is refused here
+            check_objectives(benchmark, (Objective("latency", self.constraint.device),))
             self.constrained_best = best_under(benchmark, self.constraint.device, self.constraint.limit_ms)
 
     @property
