@@ -96,7 +96,7 @@ def test_settings_hash_names_objectives_and_constraint_only_when_set():
 
 def test_constrained_run_keeps_a_feasible_incumbent_and_the_constrained_regret(tmp_path):
     out = tmp_path / "constrained"
-    done = invoke("run", "--benchmarks", "nb201-cifar10", "--constraint", "latency:pixel3<=3.5", "--optimizers",
+    done = invoke("run", "--benchmarks", "nb201-cifar10", "--constraint", "latency: pixel3 <= 3.50", "--optimizers",
                   "rs,re", "--seeds", "2", "--budget", BUDGET, "--caching", "--jobs", "1", "--out", out)
     assert done.exit_code == 0, done.output
     results = load_results(out)
@@ -106,7 +106,9 @@ def test_constrained_run_keeps_a_feasible_incumbent_and_the_constrained_regret(t
     assert results["incumbent_id"].isna().any()  # seed 2 starts with infeasible evaluations: no incumbent
     assert results.groupby("optimizer")["incumbent_id"].last().notna().all()
     assert monotone_fronts(results)["regret"].notna().all()  # the report's anytime fronts skip those rows
-    assert set(results["constraint"]) == {"latency:pixel3<=3.5"}
+    assert set(results["constraint"]) == {"latency:pixel3<=3.5"}  # one spelling of the bound, one settings hash
+    recorded = json.loads((out / "settings.json").read_text())
+    assert {entry["run_settings"]["constraint"] for entry in recorded.values()} == {"latency:pixel3<=3.5"}
     if importlib.util.find_spec("matplotlib") is not None:  # the report's note on constrained runs
         from nasarena.plots.multiobjective_report import constrained_note
 

@@ -51,7 +51,8 @@ class Constraint:
 
     @property
     def label(self) -> str:
-        return f"latency:{self.device}<={self.limit_ms:g}"
+        """The canonical text: ``latency:pixel3<=5`` (shortest exact form of the bound)."""
+        return f"latency:{self.device}<={self.limit_ms!r}".removesuffix(".0")
 
 
 class RunObjectives:

@@ -135,9 +135,6 @@ TRAJECTORY_COLUMNS = [
     "arch_id", "fidelity", "valid_accuracy", "test_accuracy", "incumbent_id", "incumbent_valid_accuracy",
     "incumbent_test_regret",
 ]
-#: The columns a run with objectives or a constraint adds (see :func:`run`).
-CONSTRAINED_COLUMNS = ["constraint", "feasible"]
-OBJECTIVE_COLUMNS = ["objectives", "valid_objectives", "test_objectives", "front_size"]
 
 
 def run(
@@ -172,7 +169,7 @@ def run(
     scoring = RunObjectives(benchmark, settings.objectives, settings.constraint) \
         if settings.objectives or settings.constraint is not None else None
     optimum = benchmark.optimum("test_accuracy") if scoring is None else scoring.optimum()
-    check_optimizer_objectives(optimizer.name, optimizer.multi_objective, settings.objectives)
+    check_optimizer_objectives(optimizer.name, getattr(optimizer, "multi_objective", False), settings.objectives)
     front = IncumbentFront()
     scored: list[tuple] = []  # with objectives or a constraint: (feasible, valid vector, test vector, front size)
     # Bound methods and limits held in locals: the loop below runs once per evaluation, and a
