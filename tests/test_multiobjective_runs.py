@@ -92,6 +92,7 @@ def test_settings_hash_names_objectives_and_constraint_only_when_set():
     assert settings_hash("mo-rs", {}, RunSettings(objectives=("error", "latency:pixel3")), budget) != \
         settings_hash("mo-rs", {}, RunSettings(objectives=("error", "latency:pixel2")), budget)
     assert settings_hash("rs", {}, RunSettings(constraint="latency:pixel3<=5"), budget) != plain
+    assert RunSettings(constraint="latency: pixel3 <= 5.0") == RunSettings(constraint="latency:pixel3<=5")
 
 
 def test_constrained_run_keeps_a_feasible_incumbent_and_the_constrained_regret(tmp_path):

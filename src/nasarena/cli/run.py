@@ -74,7 +74,7 @@ def run_command(
     check.check_overrides(overrides, names, check.plain_settings(setting))
     seed_list = parse_seeds(seeds or "0-9")
     check.check_run_count(len(benchmarks), len(names), len(seed_list))
-    labels, constraint = check.check_objectives(objectives, constraint, benchmarks, options, names)
+    labels = check.check_objectives(objectives, constraint, benchmarks, options, names)
     specs = grid(benchmarks, names, seed_list, Budget(seconds=budget, evaluations=max_evaluations), overrides,
                  RunSettings(n_workers=workers, caching=caching, count_optimizer_time=count_optimizer_time,
                              objectives=labels, constraint=constraint), options)

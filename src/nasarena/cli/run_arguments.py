@@ -176,26 +176,24 @@ def check_preset_fixes(preset: str, budget: float, max_evaluations: int | None, 
 
 
 def check_objectives(objectives: str | None, constraint: str | None, benchmarks: list[str], options: dict,
-                     optimizers: list[str]) -> tuple[tuple[str, ...], str | None]:
+                     optimizers: list[str]) -> tuple[str, ...]:
     """``--objectives`` and ``--constraint``: each objective one every benchmark can give (a known
     device), a bound some architecture of each benchmark meets, and optimizers of the right kind
     (multi-objective ones with two or more objectives, single-objective ones without). Returns
-    the objectives' labels (none for a single-objective run) and the constraint in its canonical
-    text (``latency:pixel3<=5`` for ``latency: pixel3 <= 5.0``), so one bound has one settings hash."""
+    the objectives' labels (none for a single-objective run)."""
     from ..benchmarks.objectives import parse_objectives
     from ..optimizers.base import REGISTRY
     from ..runner.experiment import _benchmark
-    from ..runner.objectives import Constraint, RunObjectives, check_optimizer_objectives
+    from ..runner.objectives import RunObjectives, check_optimizer_objectives
 
     labels = tuple(objective.label for objective in parse_objectives(objectives)) if objectives is not None else ()
-    constraint = Constraint.parse(constraint).label if constraint is not None else None
     for name in optimizers:
         check_optimizer_objectives(name, REGISTRY[name].multi_objective, labels)
     if labels or constraint is not None:
         loader_options = tuple(sorted(options.items()))
         for name in benchmarks:
             RunObjectives(_benchmark(name, loader_options), labels, constraint)
-    return labels, constraint
+    return labels
 
 
 def check_optimizers(names: list[str]) -> None:

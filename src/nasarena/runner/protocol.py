@@ -32,7 +32,7 @@ from ..io.fingerprint import settings_fingerprint
 from ..optimizers.base import Observation, Optimizer
 from .clock import OptimizerClock
 from .front import IncumbentFront
-from .objectives import RunObjectives, check_optimizer_objectives
+from .objectives import Constraint, RunObjectives, check_optimizer_objectives
 
 MAX_CONSECUTIVE_INVALID = 100_000
 #: With caching, the cached answers in a row after which a run is refused: an optimizer that only
@@ -97,6 +97,8 @@ class RunSettings:
             raise InvalidSettingError(f"objectives must be a tuple of labels such as ('error', 'latency:pixel3'), "
                                       f"got {self.objectives!r}")
         object.__setattr__(self, "objectives", tuple(self.objectives))
+        if self.constraint is not None:  # one canonical text per bound, so one settings hash
+            object.__setattr__(self, "constraint", Constraint.parse(self.constraint).label)
 
     @property
     def protocol(self) -> dict:
