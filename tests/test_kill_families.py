@@ -32,6 +32,8 @@ from process_helpers import gone_within, kill_all
 torch = pytest.importorskip("torch")
 psutil = pytest.importorskip("psutil")
 
+#: One-epoch searches of 4-channel one-cell supernets on 20 images a class, looked up in nb101-lite (its table
+#: loads in a fifth of nb101-noisy's time, in every worker).
 ONESHOT = ["--space", "nb1shot1-1", "--quick", "--set", "epochs=1", "--set", "cells_per_stack=1", "--set", "subset=20"]
 
 
@@ -149,7 +151,7 @@ def test_collect(cifar_folder, collected, tmp_path):
 
 def _run_arguments(cifar: Path, out: Path, jobs: int) -> list:
     return ["oneshot", "run", *ONESHOT, "--optimizers", "random-ws", "--seeds", "0-3", "--set", "snapshot_every=1",
-            "--data", cifar, "--jobs", jobs, "--out", out]
+            "--benchmark", "nb101-lite", "--data", cifar, "--jobs", jobs, "--out", out]
 
 
 def _searches(runs: list[Path]) -> dict[str, list[dict]]:
@@ -234,8 +236,8 @@ def test_oneshot_correlate(searched, scored, tmp_path):
 
 def _tune_arguments(cifar: Path, out: Path) -> list:
     """BOHB's first two groups of two one-epoch DARTS trials on two processes, then the default settings."""
-    return ["oneshot", "tune", *ONESHOT, "--optimizers", "darts", "--budget", "4", "--min-epochs", "1",
-            "--max-epochs", "2", "--workers", "2", "--data", cifar, "--out", out]
+    return ["oneshot", "tune", *ONESHOT, "--set", "benchmark=nb101-lite", "--optimizers", "darts", "--budget", "4",
+            "--min-epochs", "1", "--max-epochs", "2", "--workers", "2", "--data", cifar, "--out", out]
 
 
 def _trials(out: Path) -> list[Path]:
