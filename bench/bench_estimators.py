@@ -2,6 +2,7 @@
 distinct ones) and a seeded sample of NB101 cells, at the papers' full network size.
 
 Run: nice -n 10 .venv/bin/python bench/bench_estimators.py [OUT] [NB201_SAMPLE] [NB101_SAMPLE] [JOBS] [DEVICE]
+ or: .venv/bin/python bench/bench_estimators.py embed TABLE  (ship a computed NB201 table as package data)
   OUT: folder of the two Parquet tables, resumable (default results/bench-estimators)
   NB201_SAMPLE: distinct NB201 cells, or "all" (default 3000); NB101_SAMPLE: NB101 cells (default 500)
   JOBS: processes, one torch thread each (default 1; on a GPU keep 1); DEVICE: auto, cpu or cuda
@@ -18,6 +19,13 @@ full size, all ten proxies take 17.6 CPU seconds per architecture (grasp 5.5, na
 baselines and synflow under 0.3; docs/estimators.md has the table), so the whole NB201 set is
 about 76 CPU-hours and the defaults (3,000 NB201 + 500 NB101 cells) most of a day on 2 cores: the
 GPU run is the intended one. Not yet run to the end here.
+
+The embedded table (``nasarena.estimators.embedded_table("nb201")``) is the cheap part of it:
+params, flops and synflow of a seeded sample of 3,000 unique NB201 architectures (``--unique``:
+one cell per class of the benchmark's de-duplication), computed on this CPU with
+``nasarena estimators compute --space nb201 --proxies params,flops,synflow --unique --sample 3000
+--seed 0 --jobs 1 --out TABLE`` and shipped with ``embed TABLE``, which records how it was
+computed (nasarena version and commit, seed, torch version, CPU) in the manifest.
 """
 
 from __future__ import annotations
@@ -51,7 +59,41 @@ def summary(name: str, frame, benchmark_name: str) -> None:
         print(f"{proxy:10s} {frame[f'{proxy}_seconds'].mean():8.3f} {rho:9.3f} {tau:8.3f}")
 
 
+def embed(table: Path) -> None:
+    """Ship a computed NB201 table as the package's embedded table, with its provenance."""
+    import platform
+    import subprocess
+
+    import pandas as pd
+    import torch
+
+    import nasarena
+    from nasarena.estimators.embedded import save_embedded_table
+    from nasarena.estimators.table import read_settings
+
+    settings = read_settings(table)
+    frame = pd.read_parquet(table)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            check=False).stdout.strip() or "unknown"
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor() or "unknown")
+    sample = (f"a seeded sample (seed {settings['seed']}) of {settings['sample']:,} unique architectures (one cell per "
+              "class of the benchmark's de-duplication)" if settings["unique"] else f"{settings['sample']} cells")
+    complete = "" if settings["complete"] else f", stopped after {len(frame):,} of them (a uniform subsample)"
+    provenance = (f"computed by `nasarena estimators compute --space nb201 --proxies {','.join(settings['proxies'])} "
+                  f"--unique --sample {settings['sample']} --seed {settings['seed']} --jobs 1` (nasarena "
+                  f"{nasarena.__version__}, commit {commit}; torch {torch.__version__}; CPU {cpu}, one thread): "
+                  f"{sample}{complete}; CIFAR-10 networks at full size, {settings['image_size']}x"
+                  f"{settings['image_size']} input; synflow reads one all-ones image (float64), params and flops "
+                  "no data; seconds measured on that CPU while other jobs shared it")
+    entry = save_embedded_table("nb201", frame, settings, provenance)
+    print(f"{entry.name}: {len(frame):,} rows, {entry.size:,} bytes, sha256 {entry.sha256}\n{provenance}")
+
+
 def main(argv: list[str]) -> None:
+    if argv[:1] == ["embed"]:
+        embed(Path(argv[1]))
+        return
     out = Path(argv[0]) if argv else Path("results/bench-estimators")
     nb201_sample = argv[1] if len(argv) > 1 else "3000"
     nb101_sample = int(argv[2]) if len(argv) > 2 else 500

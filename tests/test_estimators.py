@@ -265,5 +265,105 @@ def test_evaluate_a_computed_table_against_nb201(tmp_path):
         assert metrics.loc[proxy, "random@3"] == pytest.approx(3 / 30)
         assert metrics.loc[proxy, "seconds"] == pytest.approx(frame[f"{proxy}_seconds"].mean())
     assert ranked_values([2.0, float("nan"), -float("inf"), 1.0]).tolist() == [2.0, 0.0, 0.0, 1.0]
-    result = CliRunner().invoke(app, ["estimators", "evaluate", "--table", str(out), "--ks", "3,10"])
-    assert result.exit_code == 0 and "against nb201-cifar10" in result.output and "synflow" in result.output
+    result = CliRunner().invoke(app, ["estimators", "evaluate", "--table", str(out), "--ks", "3,10", "--no-surrogate"])
+    assert result.exit_code == 0, result.output
+    assert "nb201-cifar10:" in result.output and "synflow" in result.output and "train-12ep" in result.output
+
+
+# -- one torch thread per architecture: the same table for every worker count ------------------------
+
+def test_jobs_1_and_2_give_the_same_table_and_the_callers_threads_are_restored(tmp_path, cifar_folder):
+    """``--jobs 1`` computes in this process, which here runs 2 torch threads; the table is
+    computed on one thread anyway, so its values are the same bits as 2 workers' (a table resumed
+    with another --jobs stays one table)."""
+    import pandas as pd
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        options = dict(sample=6, seed=1, device="cpu", data=cifar_folder, image_size=8, scale=TINY_NB201)
+        here = compute_table("nb201", ["synflow", "grad_norm"], tmp_path / "one.parquet", jobs=1, **options)
+        assert torch.get_num_threads() == 2
+        workers = compute_table("nb201", ["synflow", "grad_norm"], tmp_path / "two.parquet", jobs=2, **options)
+    finally:
+        torch.set_num_threads(threads)
+    columns = ["arch", "row", "synflow", "grad_norm"]
+    pd.testing.assert_frame_equal(here[columns], workers[columns], check_exact=True)
+
+
+def test_unique_sample_draws_one_cell_per_class_of_the_benchmarks_deduplication():
+    from nasarena.estimators.table import plan
+    from nasarena.spaces.nb201 import NUM_UNIQUE, unique_cells
+
+    representatives = unique_cells()
+    drawn = plan("nb201", 400, 5, unique=True)
+    rows = [row for _, row in drawn]
+    assert len(set(rows)) == 400 and all(representatives[row] == row for row in rows)
+    # without --unique, 400 draws of the 15,625 cells hit some non-representatives
+    assert any(representatives[row] != row for _, row in plan("nb201", 400, 5))
+    assert len(plan("nb201", None, 0, unique=True)) == NUM_UNIQUE
+    with pytest.raises(InvalidSettingError, match="larger than the unique architectures"):
+        plan("nb201", NUM_UNIQUE + 1, 0, unique=True)
+    with pytest.raises(InvalidSettingError, match="no benchmark de-duplication"):
+        plan("nb101", 5, 0, unique=True)
+
+
+# -- the embedded table: checksum, provenance, reproduced rows; the side-by-side evaluation -------------
+
+def test_embedded_table_matches_its_manifest_and_three_rows_recompute():
+    import hashlib
+
+    from nasarena.estimators import embedded_table
+    from nasarena.io.packaged import NB201_PROXIES_FILE, data_dir, read_manifest
+    from nasarena.spaces.nb201 import unique_cells
+
+    entry = read_manifest()[NB201_PROXIES_FILE]
+    assert hashlib.sha256((data_dir() / NB201_PROXIES_FILE).read_bytes()).hexdigest() == entry.sha256
+    assert "torch" in entry.provenance and "commit" in entry.provenance and "seed 0" in entry.provenance
+    frame = embedded_table("nb201")
+    settings = frame.attrs["settings"]
+    assert settings["unique"] and settings["proxies"] == ["params", "flops", "synflow"] and len(frame) >= 500
+    rows = frame["row"].to_numpy(dtype=np.int64)
+    assert np.all(unique_cells()[rows] == rows) and np.all(np.diff(rows) > 0)
+    picked = np.random.default_rng(0).choice(len(frame), size=3, replace=False)
+    for position in picked:
+        stored = frame.iloc[position]
+        result = compute_proxies("nb201", stored["arch"], settings["proxies"], seed=settings["seed"],
+                                 image_size=settings["image_size"])
+        assert result.values["params"] == stored["params"] and result.values["flops"] == stored["flops"]
+        # float64 sums over ~1M weights: another CPU may order them differently
+        assert result.values["synflow"] == pytest.approx(stored["synflow"], rel=1e-9)
+
+
+def test_evaluate_puts_every_estimator_side_by_side_on_the_embedded_table(tmp_path):
+    import pandas as pd
+    from scipy import stats
+    from typer.testing import CliRunner
+
+    import nasarena
+    from nasarena.cli.main import app
+    from nasarena.estimators import embedded_table
+
+    out = tmp_path / "report"
+    result = CliRunner().invoke(app, ["estimators", "evaluate", "--benchmark", "nb201-cifar100", "--no-surrogate",
+                                      "--ks", "10,50", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "train-12ep" in result.output and "gdas-supernet@249" in result.output and "other labels" in result.output
+    metrics = pd.read_csv(out / "metrics.csv").set_index("estimator")
+    assert list(metrics.index) == ["params", "flops", "synflow", "train-12ep", "gdas-supernet@249"]
+    frame = embedded_table("nb201")
+    bench = nasarena.benchmark("nb201-cifar100")
+    rows = frame["row"].to_numpy(dtype=np.int64)
+    truth = np.asarray(bench.mean_over_trials("valid_accuracy"))[rows]
+    short = np.asarray(bench.mean_over_trials("valid_accuracy", 12))[rows]
+    assert metrics.loc["train-12ep", "spearman"] == pytest.approx(stats.spearmanr(truth, short).statistic)
+    assert metrics.loc["train-12ep", "seconds"] == pytest.approx(
+        np.mean(np.asarray(bench.mean_over_trials("cost_seconds", 12))[rows]))
+    assert metrics.loc["synflow", "seconds"] == pytest.approx(frame["synflow_seconds"].mean())
+    assert np.isnan(metrics.loc["gdas-supernet@249", "seconds"]) and (metrics["n"] == len(frame)).all()
+    assert metrics.loc["params", "random@50"] == pytest.approx(50 / len(frame))
+    page = (out / "report.html").read_text()
+    assert "Quality against cost" in page and "data:image/png;base64," in page
+    assert (out / "figures" / "quality-vs-cost.pdf").is_file()
+    refused = CliRunner().invoke(app, ["estimators", "evaluate", "--benchmark", "nb101-lite", "--no-surrogate"])
+    assert refused.exit_code == 2 and "error:" in refused.output

@@ -2,8 +2,9 @@
 
 ``compute`` writes a Parquet table of proxies (one row per architecture, each proxy's value and
 its measured seconds) and resumes it after an interruption; a file of other settings is refused
-and kept (see :mod:`nasarena.estimators.table`). ``evaluate`` judges every proxy of a table against
-a tabular benchmark with the supernet evaluation's metrics (:mod:`nasarena.estimators.evaluation`).
+and kept (see :mod:`nasarena.estimators.table`). ``evaluate`` judges every estimator of a table
+(the embedded one by default) against tabular benchmarks with the supernet evaluation's metrics,
+beside its cost (:mod:`nasarena.estimators.evaluation`; ``--out``: an HTML report).
 ``proxies`` lists the proxies and their papers.
 """
 
@@ -30,6 +31,8 @@ def compute(
     sample: int = typer.Option(None, help="A seeded sample of this many distinct architectures (default: the whole "
                                           "space; required for darts)."),
     seed: int = typer.Option(0, help="Seed of the sample, the minibatch and every network's initial weights."),
+    unique: bool = typer.Option(False, "--unique", help="One cell per unique architecture of the benchmark's "
+                                                       "de-duplication (nb201: 6,466 of the 15,625 cells)."),
     jobs: int = typer.Option(1, help=vocabulary.JOBS_HELP + "; each with one torch thread."),
     device: str = typer.Option("auto", help="auto (cuda, then mps, then cpu), cpu, cuda or cuda:N."),
     data: Path = typer.Option(None, help="CIFAR-10: a cifar-10-batches-py folder, a JPEG tree or its tarball "
@@ -46,7 +49,8 @@ def compute(
     def report(done: int, planned: int) -> None:
         typer.echo(f"{done:,} of {planned:,} architectures in {out}", err=True)
 
-    frame = compute_table(space, vocabulary.split(proxies), out, sample=sample, seed=seed, jobs=processes,
+    frame = compute_table(space, vocabulary.split(proxies), out, sample=sample, seed=seed, unique=unique,
+                          jobs=processes,
                           device=device, data=data, image_size=image_size, scale=parse_scale(scale),
                           on_chunk=report)
     names = vocabulary.split(proxies)
@@ -58,46 +62,107 @@ def compute(
 
 @app.command()
 def evaluate(
-    table: Path = typer.Option(..., help="A table of `nasarena estimators compute` (Parquet)."),
-    benchmark: str = typer.Option("nb201-cifar10", help="Tabular benchmark of the table's space giving the true "
-                                                        "accuracies, e.g. nb201-cifar100 (same proxies, other "
-                                                        "labels) or nb101-lite."),
+    table: Path = typer.Option(None, help="A table of `nasarena estimators compute` (Parquet; default: the embedded "
+                                          "NB201 CIFAR-10 table)."),
+    benchmark: str = typer.Option("nb201-cifar10", help="Tabular benchmarks of the table's space giving the true "
+                                                        "accuracies, comma-separated, e.g. nb201-cifar10,nb201-cifar100,"
+                                                        "nb201-imagenet16-120 (same proxies, other labels) or "
+                                                        "nb101-lite."),
     ks: str = typer.Option("5,10,50", help="Thresholds k of the top-architecture ID rate a1(k), comma-separated."),
+    surrogate: bool = typer.Option(True, "--surrogate/--no-surrogate",
+                                   help="NB201: include the built-in surrogate (on its held-out architectures)."),
+    out: Path = typer.Option(None, help="Folder for an HTML report (report.html, metrics.csv, the figure quality "
+                                        "against cost)."),
 ) -> None:
-    """Rank quality of every proxy of a table: Spearman/Kendall (all, top 10 %), a1(k) vs random, cost."""
+    """Rank quality of every estimator against its cost: Spearman/Kendall (all, top 10 %), a1(k) vs random.
+
+    On NB201 the table's proxies stand beside the 12-epoch accuracy (short training), the embedded
+    GDAS supernet and the built-in surrogate; on other spaces the proxies alone.
+    """
     import pandas as pd
 
     from ..errors import InvalidSettingError
-    from ..estimators.evaluation import benchmark_truth, evaluate_proxies
+    from ..estimators.evaluation import benchmark_truth, compare_estimators, evaluate_proxies
+
+    thresholds = _thresholds(ks)
+    frame, settings, origin = _table(table)
+    benchmarks = vocabulary.split(benchmark)
+    if not benchmarks:
+        raise InvalidSettingError("--benchmark: name at least one benchmark, e.g. nb201-cifar10")
+    results: dict[str, pd.DataFrame] = {}
+    for name in benchmarks:
+        if settings["space"] == "nb201":
+            results[name] = compare_estimators(frame, name, thresholds, surrogate=surrogate)
+        else:
+            results[name] = evaluate_proxies(frame, benchmark_truth(name, frame, settings["space"]), thresholds
+                                             ).rename(columns={"proxy": "estimator"}).assign(
+                kind="zero-cost proxy", cost="measured")
+    notes = [f"{len(frame):,} architectures of {settings['space']} ({origin}, seed {settings['seed']}); the truth: "
+             "each benchmark's validation accuracy at its highest fidelity.",
+             "The proxies are computed on CIFAR-10 images whatever the labels"
+             + ("; the supernet and the surrogate are CIFAR-10 ones too, and the 12-epoch accuracy is the benchmark's "
+                "own: on CIFAR-100 and ImageNet16-120 the same scores are judged against other labels."
+                if settings["space"] == "nb201" else ".")]
+    for name, metrics in results.items():
+        typer.echo(f"\n{name}:")
+        _print(metrics, thresholds)
+        for line in metrics.attrs.get("skipped", []):
+            typer.echo(f"left out: {line}")
+    for note in notes:
+        typer.echo(note)
+    if out is not None:
+        from ..plots.estimators_report import write_estimators_report
+        from ..plots.staging import owned_output
+
+        with owned_output(out, "estimators evaluate"):
+            report = write_estimators_report(results, thresholds, out, notes)
+        typer.echo(f"report: {report}")
+
+
+def _thresholds(ks: str) -> list[int]:
+    from ..errors import InvalidSettingError
+
+    try:
+        return [int(k) for k in vocabulary.split(ks)]
+    except ValueError:
+        raise InvalidSettingError(f"--ks {ks!r}: whole numbers, comma-separated, e.g. 5,10,50") from None
+
+
+def _table(table: Path | None):
+    """The table to evaluate, its settings and the words for where it comes from."""
+    import pandas as pd
+
+    from ..errors import InvalidSettingError
+    from ..estimators.embedded import embedded_table
     from ..estimators.table import read_settings
 
+    if table is None:
+        frame = embedded_table("nb201")
+        return frame, frame.attrs["settings"], "the embedded table"
     settings = read_settings(table) if table.is_file() else None
     if settings is None:
         raise InvalidSettingError(f"--table {table} is not a table of `nasarena estimators compute`")
-    try:
-        thresholds = [int(k) for k in vocabulary.split(ks)]
-    except ValueError:
-        raise InvalidSettingError(f"--ks {ks!r}: whole numbers, comma-separated, e.g. 5,10,50") from None
-    frame = pd.read_parquet(table)
-    metrics = evaluate_proxies(frame, benchmark_truth(benchmark, frame, settings["space"]), thresholds)
-    note = "" if benchmark.endswith("cifar10") else " (proxies computed on CIFAR-10 images, labels of this benchmark)"
-    typer.echo(f"{len(frame):,} architectures of {settings['space']} (seed {settings['seed']}) against {benchmark} "
-               f"validation accuracy{note}")
-    columns = ["spearman", "kendall", "spearman_top10", "kendall_top10", "precision_top10",
-               *(f"a1@{k}" for k in thresholds), "undefined", "seconds"]
-    typer.echo(f"{'proxy':10s} " + " ".join(f"{column:>14s}" for column in columns))
+    return pd.read_parquet(table), settings, str(table)
+
+
+def _print(metrics, thresholds: list[int]) -> None:
+    """One line per estimator: quality, a1(k) against random, seconds per architecture."""
+    columns = ["n", "spearman", "kendall", "spearman_top10", "kendall_top10", "precision_top10",
+               *(f"a1@{k}" for k in thresholds), *(f"random@{k}" for k in thresholds), "seconds"]
+    width = max(12, *(len(name) for name in metrics["estimator"]))
+    typer.echo(f"{'estimator':{width}s} " + " ".join(f"{column:>10s}" for column in columns))
     for _, row in metrics.iterrows():
-        typer.echo(f"{row['proxy']:10s} " + " ".join(f"{row[column]:14.4g}" for column in columns))
-    typer.echo("random     " + " ".join(f"{'':>14s}" for _ in columns[:4]) + f" {0.1:14.4g} "
-               + " ".join(f"{row[f'random@{k}']:14.4g}" for k in thresholds))
+        typer.echo(f"{row['estimator']:{width}s} " + " ".join(f"{row[column]:10.4g}" for column in columns))
 
 
 @app.command("proxies")
 def list_proxies() -> None:
     """List the zero-cost proxies: name, images read, paper and the variant computed."""
-    from ..estimators import PROXIES
+    from typing import cast
+
+    from ..estimators import PROXIES, Proxy
 
     for name in PROXIES:
-        proxy = PROXIES[name]
+        proxy = cast(Proxy, PROXIES[name])
         data = f"{proxy.batch} images" if proxy.batch else "no data"
         typer.echo(f"{name:10s} {data:11s} {proxy.paper}: {proxy.variant}")

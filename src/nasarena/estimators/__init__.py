@@ -6,7 +6,8 @@ which paper and which variant. :data:`PROXIES` lists them (a :class:`nasarena.re
 so a plug-in adds one with ``PROXIES.add(name, "module:attribute")``, the attribute a
 :class:`Proxy`); :func:`compute_proxies` scores one architecture and returns a
 :class:`ProxyResult` with the measured seconds of every proxy; :mod:`.table` computes a whole
-table of them, resumably (``nasarena estimators compute``).
+table of them, resumably (``nasarena estimators compute``); :func:`embedded_table` reads the one
+shipped with the package (NB201 CIFAR-10, a seeded sample of unique architectures).
 
 Needs torch (the ``torch`` extra); importing this package does not import it.
 """
@@ -32,7 +33,7 @@ PROXIES = Registry("zero-cost proxy", {
     "zen": "nasarena.estimators.zen:ZEN",
 })
 
-_EXPORTS = {"compute_proxies": ".compute", "minibatch": ".compute"}
+_EXPORTS = {"compute_proxies": ".compute", "minibatch": ".compute", "embedded_table": ".embedded"}
 
 __all__ = ["PROXIES", "Probe", "Proxy", "ProxyResult", *sorted(_EXPORTS)]
 

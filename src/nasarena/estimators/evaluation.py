@@ -20,6 +20,8 @@ architecture (the mean measured cost) go beside the quality.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -40,32 +42,40 @@ def ranked_values(values) -> np.ndarray:
     return values
 
 
+def rank_quality(truth, values, ks: Sequence[int]) -> dict[str, float]:
+    """The metrics of one estimator's ``values`` (higher: better; undefined ones rank last)
+    against ``truth``: correlations over all and the true top 10 %, top-10 % precision, a1(k)
+    and its random baseline for each k, and how many values were undefined."""
+    truth, raw = np.asarray(truth, dtype=float), np.asarray(values, dtype=float)
+    n = len(truth)
+    ks = [int(k) for k in ks]
+    if n < 10 or any(not 1 <= k <= n for k in ks):
+        raise InvalidSettingError(f"{n:,} architectures: k must be in 1..{n:,} (got {ks}) and at least 10 "
+                                  "architectures are needed for a top 10 %")
+    ranked = ranked_values(raw)
+    spearman, kendall = correlations(truth, ranked)
+    spearman_top, kendall_top = correlations(truth, ranked, top_fraction=TOP_FRACTION)
+    top = max(1, round(TOP_FRACTION * n))
+    row = {"n": n, "spearman": spearman, "kendall": kendall, "spearman_top10": spearman_top,
+           "kendall_top10": kendall_top, "precision_top10": float(id_rate(truth, ranked, [top])[0])}
+    for k, rate, baseline in zip(ks, id_rate(truth, ranked, ks), random_baseline(ks, n)):
+        row[f"a1@{k}"], row[f"random@{k}"] = float(rate), float(baseline)
+    row["undefined"] = int(np.sum(~np.isfinite(raw)))
+    return row
+
+
 def evaluate_proxies(table: pd.DataFrame, truth: np.ndarray, ks: Sequence[int]) -> pd.DataFrame:
     """One row per proxy of ``table`` (a table of :mod:`.table`) against ``truth``, aligned with
     its rows: correlations, a1(k) and its baseline, top-10 % precision, seconds per architecture."""
     truth = np.asarray(truth, dtype=float)
-    n = len(truth)
-    if n != len(table):
-        raise InvalidSettingError(f"the truth has {n:,} values for {len(table):,} architectures")
-    ks = [int(k) for k in ks]
-    if n < 10 or any(not 1 <= k <= n for k in ks):
-        raise InvalidSettingError(f"the table has {n:,} architectures: k must be in 1..{n:,} (got {ks}) and at "
-                                  "least 10 architectures are needed for a top 10 %")
-    top = max(1, round(TOP_FRACTION * n))
-    proxies = [name for name in PROXIES if name in table.columns]
+    if len(truth) != len(table):
+        raise InvalidSettingError(f"the truth has {len(truth):,} values for {len(table):,} architectures")
     rows = []
-    for name in proxies:
+    for name in (name for name in PROXIES if name in table.columns):
         raw = table[name].to_numpy(dtype=float)
-        values = ranked_values(raw if getattr(PROXIES[name], "higher_is_better", True) else -raw)
-        spearman, kendall = correlations(truth, values)
-        spearman_top, kendall_top = correlations(truth, values, top_fraction=TOP_FRACTION)
-        row = {"proxy": name, "spearman": spearman, "kendall": kendall, "spearman_top10": spearman_top,
-               "kendall_top10": kendall_top, "precision_top10": float(id_rate(truth, values, [top])[0])}
-        for k, rate, baseline in zip(ks, id_rate(truth, values, ks), random_baseline(ks, n)):
-            row[f"a1@{k}"], row[f"random@{k}"] = float(rate), float(baseline)
-        row["undefined"] = int(np.sum(~np.isfinite(raw)))
-        row["seconds"] = float(table[f"{name}_seconds"].mean())
-        rows.append(row)
+        oriented = raw if getattr(PROXIES[name], "higher_is_better", True) else -raw
+        rows.append({"proxy": name, **rank_quality(truth, oriented, ks),
+                     "seconds": float(table[f"{name}_seconds"].mean())})
     return pd.DataFrame(rows)
 
 
@@ -82,3 +92,115 @@ def benchmark_truth(benchmark: str, table: pd.DataFrame, space: str) -> np.ndarr
         raise InvalidSettingError(f"benchmark {benchmark} is over the {bench.space.name} space, the table over {space}")
     rows = bench.rows([bench.space.from_text(text) for text in table["arch"]])
     return np.asarray(bench.mean_over_trials("valid_accuracy"))[np.asarray(rows, dtype=np.int64)]
+
+
+# -- every kind of cheap estimator side by side (NB201) -------------------------------------------
+
+#: The built-in surrogate compared on NB201 (judged on the architectures it held out only).
+NB201_SURROGATE = "nb201-cifar10-xgb-v1.0"
+#: The embedded GDAS supernet's checkpoint compared: its last (epoch 249).
+SUPERNET_CHECKPOINT = -1
+SHORT_TRAINING_EPOCHS = 12
+
+
+@dataclass(frozen=True)
+class Estimator:
+    """One estimator's scores of a table's architectures (higher: better; NaN where it gives
+    none), its cost per architecture (NaN: not known) and where that cost comes from."""
+
+    name: str
+    kind: str
+    values: np.ndarray
+    seconds: float
+    cost: str
+    judged: np.ndarray | None = None  # the architectures it is judged on (None: all of the table)
+
+
+def compare_estimators(table: pd.DataFrame, benchmark: str, ks: Sequence[int], surrogate: bool = True) -> pd.DataFrame:
+    """Every estimator of an NB201 table's architectures against ``benchmark``'s validation
+    accuracy at 200 epochs, one row each: the table's proxies, the benchmark's 12-epoch accuracy
+    (short training), the embedded GDAS supernet and, with ``surrogate``, the built-in NB201
+    surrogate on its held-out architectures only (its own ``n`` and random baselines; left out,
+    and named in ``frame.attrs["skipped"]``, when the table holds fewer than 10 or than the
+    largest k of them)."""
+    bench, rows = _nb201_rows(benchmark, table)
+    truth = np.asarray(bench.mean_over_trials("valid_accuracy"))[rows]
+    estimators = [*proxy_estimators(table), short_training(bench, rows), gdas_supernet(rows)]
+    if surrogate:
+        estimators.append(builtin_surrogate(rows))
+    records, skipped = [], []
+    for estimator in estimators:
+        judged = np.ones(len(rows), dtype=bool) if estimator.judged is None else estimator.judged
+        if judged.sum() < max(10, *ks):  # a small table holds too few of the surrogate's held-out architectures
+            skipped.append(f"{estimator.name}: {int(judged.sum())} architectures to judge it on, too few")
+            continue
+        records.append({"estimator": estimator.name, "kind": estimator.kind,
+                        **rank_quality(truth[judged], estimator.values[judged], ks),
+                        "seconds": estimator.seconds, "cost": estimator.cost})
+    frame = pd.DataFrame(records)
+    frame.attrs["skipped"] = skipped
+    return frame
+
+
+def _nb201_rows(benchmark: str, table: pd.DataFrame):
+    from ..benchmarks import benchmark as load
+
+    if not benchmark.startswith("nb201-"):
+        raise InvalidSettingError(f"the estimators are compared on NB201 (a benchmark nb201-<dataset>), got {benchmark}")
+    bench: Any = load(benchmark)
+    return bench, bench.rows([bench.space.from_text(text) for text in table["arch"]])
+
+
+def proxy_estimators(table: pd.DataFrame) -> list[Estimator]:
+    """The table's proxies, each with its mean measured seconds."""
+    found = []
+    for name in (name for name in PROXIES if name in table.columns):
+        raw = table[name].to_numpy(dtype=float)
+        kind = "baseline" if name in ("params", "flops") else "zero-cost proxy"
+        found.append(Estimator(name, kind, raw if getattr(PROXIES[name], "higher_is_better", True) else -raw,
+                               float(table[f"{name}_seconds"].mean()), "measured, one CPU thread"))
+    return found
+
+
+def short_training(bench, rows: np.ndarray) -> Estimator:
+    """The benchmark's 12-epoch validation accuracy; its cost is the benchmark's training cost at
+    12 epochs, modelled from FLOPs (NB201 publishes no usable training times)."""
+    values = np.asarray(bench.mean_over_trials("valid_accuracy", SHORT_TRAINING_EPOCHS))[rows]
+    seconds = np.asarray(bench.mean_over_trials("cost_seconds", SHORT_TRAINING_EPOCHS))[rows]
+    return Estimator(f"train-{SHORT_TRAINING_EPOCHS}ep", "short training", values, float(seconds.mean()),
+                     "the benchmark's modelled training cost (FLOPs at 1e12 MAC/s)")
+
+
+def gdas_supernet(rows: np.ndarray) -> Estimator:
+    """The embedded GDAS supernet's one-shot accuracy at its last checkpoint (trained on CIFAR-10;
+    the data holds no training time, so its cost is not known)."""
+    from ..io.packaged import NB201_GDAS_SUPERNET_FILE, load_arrays
+
+    arrays = load_arrays(NB201_GDAS_SUPERNET_FILE)
+    epoch = str(arrays["checkpoints"][SUPERNET_CHECKPOINT])
+    return Estimator(f"gdas-supernet@{epoch}", "supernet", arrays["scores"][SUPERNET_CHECKPOINT][rows].astype(float),
+                     float("nan"), "not in the data (supernet training time unrecorded)")
+
+
+def builtin_surrogate(rows: np.ndarray) -> Estimator:
+    """The built-in NB201 surrogate's 200-epoch prediction, judged on the table's architectures
+    in its test split only (the architectures its fit never saw; the validation split stopped
+    its boosting early). Its cost: the measured seconds of a tabulated query, per architecture;
+    the 200-epoch trainings of its training architectures are not charged."""
+    import time
+
+    from ..benchmarks.surrogate import load_builtin
+    from ..surrogates.builtin import BUILTINS
+
+    artifact: Any = load_builtin(NB201_SURROGATE).artifact
+    data: Any
+    data, _ = BUILTINS[NB201_SURROGATE].data()
+    if data.sha256 != artifact.data.sha256:
+        raise InvalidSettingError(f"{NB201_SURROGATE} was fitted on other data than its recipe builds now; "
+                                  "its held-out architectures cannot be named")
+    held_out = np.isin(rows, data.archs.rows[artifact.data.split.test])
+    start = time.perf_counter()
+    values, _ = artifact.prediction_table.predict(rows, artifact.fidelity)
+    seconds = (time.perf_counter() - start) / len(rows)
+    return Estimator(NB201_SURROGATE, "surrogate", values, seconds,
+                     "measured query of its tabulated predictions; its training data not charged", held_out)

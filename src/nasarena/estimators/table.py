@@ -2,10 +2,15 @@
 
 The architectures: every one of a finite space (NB201's 15,625 cells, in row order), or a
 seeded sample of ``sample`` distinct ones (drawn rows of a finite space, sorted; DARTS: draws of
-the space's sampler until that many distinct architectures). One seeded minibatch
+the space's sampler until that many distinct architectures). With ``unique``, only one cell per
+class of the benchmark's de-duplication (NB201: the 6,466 representatives of
+:func:`nasarena.spaces.nb201.unique_cells`, each its class's smallest index), so equivalent cells,
+whose networks compute the same function, are not counted twice. One seeded minibatch
 (:func:`.compute.minibatch`) serves every architecture. The architectures are cut into chunks,
 the tasks of :func:`nasarena.execution.run_tasks` (worker processes with one torch thread each,
-or this process for ``jobs=1``), and each finished chunk rewrites the Parquet file atomically.
+or this process for ``jobs=1``, on one thread too), and each finished chunk rewrites the Parquet
+file atomically. The chunks are computed in a seeded random order, so a table stopped early is a
+uniform subsample of the planned one.
 
 Columns: ``arch`` (the space's text form), ``row`` (the architecture's row in a finite space,
 missing otherwise), one column per proxy with its value and ``<proxy>_seconds`` with its measured
@@ -47,28 +52,46 @@ WORKER_MODULES = ("nasarena.estimators.compute", "nasarena.estimators.saliency",
 MAX_DRAWS_PER_ARCHITECTURE = 50
 
 
-def plan(space: str, sample: int | None, seed: int) -> list[tuple[str, int | None]]:
+def plan(space: str, sample: int | None, seed: int, unique: bool = False) -> list[tuple[str, int | None]]:
     """``(text, row)`` of the architectures of a table, in its order (see the module docstring)."""
     from ..spaces.registry import space as space_named
     from .compute import derived_seed
 
     owner = space_named(space, needs="network")
     finite = hasattr(owner, "at_row") and isinstance(getattr(owner, "size", None), int)
+    if unique and not finite:
+        raise InvalidSettingError(f"--unique needs a finite space with the benchmark's de-duplication; {space} "
+                                  "is not one (its sample draws distinct architectures already)")
+    candidates = _candidate_rows(space, owner.size, unique) if finite else None
     if sample is None:
-        if not finite:
+        if candidates is None:
             raise InvalidSettingError(f"the {space} space cannot be enumerated; give --sample N")
-        rows: Sequence[int] = range(owner.size)
+        rows: Sequence[int] | np.ndarray = candidates
     else:
         if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
             raise InvalidSettingError(f"--sample {sample!r} must be a whole number >= 1")
         rng = np.random.default_rng(derived_seed(seed, "sample"))
-        if finite:
-            if sample > owner.size:
-                raise InvalidSettingError(f"--sample {sample:,} is larger than the {space} space ({owner.size:,})")
-            rows = sorted(int(row) for row in rng.choice(owner.size, size=sample, replace=False))
-        else:
+        if candidates is None:
             return _distinct_draws(owner, sample, rng)
+        if sample > len(candidates):
+            kind = "unique architectures of" if unique else "cells in"
+            raise InvalidSettingError(f"--sample {sample:,} is larger than the {kind} the {space} space "
+                                      f"({len(candidates):,})")
+        rows = sorted(int(candidates[i]) for i in rng.choice(len(candidates), size=sample, replace=False))
     return [(owner.to_text(owner.at_row(row)), int(row)) for row in rows]
+
+
+def _candidate_rows(space: str, size: int, unique: bool) -> np.ndarray:
+    """The rows a table draws from: all of a finite space, or with ``unique`` one per class of the
+    benchmark's de-duplication (NB201's 6,466; other spaces have none here and are refused)."""
+    if not unique:
+        return np.arange(size, dtype=np.int64)
+    if space != "nb201":
+        raise InvalidSettingError(f"--unique: the {space} space has no benchmark de-duplication here (nb201 has)")
+    from ..spaces.nb201 import unique_cells
+
+    representatives = unique_cells()
+    return np.flatnonzero(representatives == np.arange(len(representatives)))
 
 
 def _distinct_draws(owner, sample: int, rng: np.random.Generator) -> list[tuple[str, int | None]]:
@@ -85,7 +108,7 @@ def _distinct_draws(owner, sample: int, rng: np.random.Generator) -> list[tuple[
 
 
 def compute_table(space: str, proxies: Sequence[str], out: Path, *, sample: int | None = None, seed: int = 0,
-                  jobs: int = 1, device: str = "auto", data=None, image_size: int = 32, scale: dict | None = None,
+                  unique: bool = False, jobs: int = 1, device: str = "auto", data=None, image_size: int = 32, scale: dict | None = None,
                   on_chunk: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """Compute (or resume) the table of ``proxies`` into the Parquet file ``out``; all its rows.
 
@@ -93,7 +116,7 @@ def compute_table(space: str, proxies: Sequence[str], out: Path, *, sample: int 
     proxy reads images); ``on_chunk(rows done, rows planned)`` after every finished chunk.
     """
     from ..training.device import pick_device
-    from .compute import proxies_named, proxy_scale
+    from .compute import derived_seed, proxies_named, proxy_scale
 
     chosen = [proxy.name for proxy in proxies_named(proxies)]
     for name, value, low in (("seed", seed, 0), ("jobs", jobs, 1), ("image_size", image_size, 1)):
@@ -104,16 +127,21 @@ def compute_table(space: str, proxies: Sequence[str], out: Path, *, sample: int 
         raise OutputError(f"--out {out} is a folder; compute writes one Parquet file: name a file, e.g. "
                           f"{out / 'proxies.parquet'}")
     knobs = proxy_scale(space, scale)  # refuses a space without a network
-    architectures = plan(space, sample, seed)
+    architectures = plan(space, sample, seed, unique)
     target = pick_device(device)
     images, labels, source = _minibatch(proxies_named(chosen), data, image_size, seed)
-    settings = {"space": space, "proxies": chosen, "sample": sample, "seed": seed, "image_size": image_size,
+    settings = {"space": space, "proxies": chosen, "sample": sample, "unique": unique, "seed": seed,
+                "image_size": image_size,
                 "scale": knobs, "device": target.type, "data": source,
                 "minibatch_sha256": hashlib.sha256(images.tobytes() + labels.tobytes()).hexdigest()}
     with writer_lock(out, settings):
         rows = _existing_rows(out, settings)
         order = {text: position for position, (text, _) in enumerate(architectures)}
         missing = [(text, row) for text, row in architectures if text not in rows]
+        # computed in a seeded random order (the file keeps the table's order): a run stopped
+        # early leaves a uniform subsample of the planned architectures, not its first rows
+        shuffle = np.random.default_rng(derived_seed(seed, "order")).permutation(len(missing))
+        missing = [missing[i] for i in shuffle]
         chunks = [tuple(missing[start:start + CHUNK]) for start in range(0, len(missing), CHUNK)]
         tasks = [(space, chunk, tuple(chosen), images, labels, image_size, seed, str(target),
                   tuple(sorted((scale or {}).items()))) for chunk in chunks]
@@ -148,19 +176,29 @@ def _minibatch(proxies, data, image_size: int, seed: int) -> tuple[np.ndarray, n
 
 def compute_chunk(space: str, chunk: tuple, proxies: tuple, images: np.ndarray, labels: np.ndarray,
                   image_size: int, seed: int, device: str, scale: tuple) -> list[dict]:
-    """The rows of one chunk of ``(text, row)`` architectures (in a worker or this process)."""
+    """The rows of one chunk of ``(text, row)`` architectures (in a worker or this process).
+
+    Always on one torch thread, restored afterwards: a CPU reduction's summation order depends on
+    the thread count, so this makes a table's values the same bits for every ``jobs`` (a table
+    resumed with another ``--jobs`` stays one table).
+    """
     import torch
 
     from .compute import compute_proxies
 
     tensors = torch.from_numpy(images), torch.from_numpy(labels)
     records = []
-    for text, row in chunk:
-        result = compute_proxies(space, text, proxies, images=tensors[0], labels=tensors[1], image_size=image_size,
-                                 seed=seed, device=device, scale=dict(scale))
-        records.append({"arch": result.arch, "row": row, **result.values,
-                        **{f"{name}_seconds": seconds for name, seconds in result.seconds.items()},
-                        "device": result.device})
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        for text, row in chunk:
+            result = compute_proxies(space, text, proxies, images=tensors[0], labels=tensors[1],
+                                     image_size=image_size, seed=seed, device=device, scale=dict(scale))
+            records.append({"arch": result.arch, "row": row, **result.values,
+                            **{f"{name}_seconds": seconds for name, seconds in result.seconds.items()},
+                            "device": result.device})
+    finally:
+        torch.set_num_threads(threads)
     return records
 
 
