@@ -5,7 +5,9 @@ CPU stream seeded by the run's seed (so the same initial weights on every device
 architecture the same stream), then moves it to the device. The minibatch is drawn once per run
 (:func:`minibatch`) from CIFAR-10's training split, seeded, normalised as for training, without
 augmentation; each proxy reads its paper's number of images from its front. On a CPU the values
-are a function of the seed (and the thread count, which fixes summation order).
+are a function of the seed and the thread count (which fixes summation order); a table
+(:mod:`.table`) computes on one thread whatever its number of workers, so its values are one
+function of the seed.
 
 The network is the space's full (paper) size unless scale knobs say otherwise; an auxiliary
 head (DARTS) is left out: it is a training aid that the papers' parameter counts exclude too.
