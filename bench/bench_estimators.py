@@ -1,10 +1,11 @@
-"""The zero-cost proxy tables of issue 32: NB201 CIFAR-10 (all 15,625 cells or a seeded sample of
-distinct ones) and a seeded sample of NB101 cells, at the papers' full network size.
+"""The zero-cost proxy tables of issue 32: NB201 CIFAR-10 (all 6,466 unique architectures or a seeded
+sample of them) and a seeded sample of NB101 cells, at the papers' full network size.
 
 Run: nice -n 10 .venv/bin/python bench/bench_estimators.py [OUT] [NB201_SAMPLE] [NB101_SAMPLE] [JOBS] [DEVICE]
  or: .venv/bin/python bench/bench_estimators.py embed TABLE  (ship a computed NB201 table as package data)
   OUT: folder of the two Parquet tables, resumable (default results/bench-estimators)
-  NB201_SAMPLE: distinct NB201 cells, or "all" (default 3000); NB101_SAMPLE: NB101 cells (default 500)
+  NB201_SAMPLE: unique NB201 architectures (one cell per class of the benchmark's de-duplication),
+    or "all" (the 6,466 of them; default 3000, the embedded table's sample); NB101_SAMPLE: NB101 cells (default 500)
   JOBS: processes, one torch thread each (default 1; on a GPU keep 1); DEVICE: auto, cpu or cuda
 
 Each table is `nasarena estimators compute` (:func:`nasarena.estimators.table.compute_table`) with
@@ -106,8 +107,8 @@ def main(argv: list[str]) -> None:
         print(f"  {done:,} / {planned:,}", file=sys.stderr, flush=True)
 
     sample = None if nb201_sample == "all" else int(nb201_sample)
-    nb201 = compute_table("nb201", proxies, out / f"nb201-cifar10-{nb201_sample}.parquet", sample=sample, jobs=jobs,
-                          device=device, on_chunk=progress)
+    nb201 = compute_table("nb201", proxies, out / f"nb201-cifar10-{nb201_sample}.parquet", sample=sample, unique=True,
+                          jobs=jobs, device=device, on_chunk=progress)
     summary("NB201 CIFAR-10", nb201, "nb201-cifar10")
     nb101 = compute_table("nb101", proxies, out / f"nb101-{nb101_sample}.parquet", sample=nb101_sample, jobs=jobs,
                           device=device, on_chunk=progress)
