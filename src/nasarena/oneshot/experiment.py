@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import NasarenaError
+from ..errors import NasarenaError, import_extra
 from ..execution import BACKENDS as BACKENDS  # where searches run (the CLI offers them)
 from ..execution import reporter, run_tasks
 from ..io.outputs import MARK_FILE, own_folder, release_unused
@@ -56,7 +56,9 @@ def run_jobs(jobs: Sequence[Job], *, data_path: str | None = None, workers: int 
              backend: str = "process") -> None:
     """Run every job to its last epoch; with ``workers > 1`` on that many processes, or each as a
     Ray task with ``backend="ray"`` (``BACKENDS``). Every folder is claimed first (:func:`claim`).
-    ``progress(job, record)`` after each epoch (on Ray, after each search: its last epoch)."""
+    ``progress(job, record)`` after each epoch (on Ray, after each search: its last epoch).
+    Without torch it is refused before any folder is claimed, so nothing is written."""
+    import_extra("torch", "the one-shot search")
     claim(jobs)
 
     def finished(task: tuple, records: list[EpochRecord]) -> None:
