@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..version import __version__
 from ..errors import DataFileError, OutputError, as_missing_extra
 from ..io.files import atomic_write_bytes
+from ..version import __version__
 
 if TYPE_CHECKING:
     from .metrics import FitMetrics
