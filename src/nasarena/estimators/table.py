@@ -28,7 +28,6 @@ command, is refused and kept; so is a second writer with other settings while on
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -38,8 +37,9 @@ import pandas as pd
 
 from ..errors import InvalidSettingError, OutputError
 from ..execution import run_tasks
-from ..io.files import atomic_write_bytes
 from ..io.outputs import writer_lock
+from ..io.settings_parquet import read_settings as read_parquet_settings
+from ..io.settings_parquet import write_with_settings
 
 METADATA_KEY = b"nasarena-estimators"
 #: Architectures per task: a chunk is the unit that a kill loses and a resume recomputes.
@@ -224,15 +224,7 @@ def _provenance() -> dict:
 
 def read_settings(out: Path) -> dict | None:
     """The settings a proxy table was written with; None if the file has none (not ours)."""
-    import pyarrow.parquet as pq
-
-    try:
-        metadata = pq.read_schema(out).metadata or {}
-    except Exception as error:  # pyarrow raises several types for a file that is not Parquet
-        raise OutputError(f"{out} exists and is not a Parquet file ({error}); it is kept: choose another "
-                          "--out") from None
-    text = metadata.get(METADATA_KEY)
-    return None if text is None else json.loads(text)
+    return read_parquet_settings(out, METADATA_KEY)
 
 
 def _existing_rows(out: Path, settings: dict) -> dict[str, dict]:
@@ -262,12 +254,4 @@ def _frame(rows: dict[str, dict], order: dict[str, int], proxies: Sequence[str])
 
 
 def _write(out: Path, frame: pd.DataFrame, settings: dict) -> None:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    table = pa.Table.from_pandas(frame, preserve_index=False)
-    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
-                                           METADATA_KEY: json.dumps(settings, sort_keys=True).encode()})
-    buffer = io.BytesIO()
-    pq.write_table(table, buffer)
-    atomic_write_bytes(out, buffer.getvalue())
+    write_with_settings(out, frame, settings, METADATA_KEY)

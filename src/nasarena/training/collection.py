@@ -36,7 +36,6 @@ file in a writable folder; both are checked before anything trains.
 
 from __future__ import annotations
 
-import json
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -48,8 +47,9 @@ import pandas as pd
 
 from ..errors import InvalidArchitectureError, InvalidSettingError, OutputError, unknown_name
 from ..execution import BACKENDS, run_tasks
-from ..io.files import atomic_write_bytes
 from ..io.outputs import writer_lock
+from ..io.settings_parquet import read_settings as read_parquet_settings
+from ..io.settings_parquet import write_with_settings
 
 METADATA_KEY = b"nasarena-collect"
 COLUMNS = ("arch", "valid_accuracy", "test_accuracy", "cost_seconds", "source", "fidelity", "train_accuracy",
@@ -184,15 +184,7 @@ def run_stream(live_options: tuple, stream: Stream, seed: int) -> list[dict]:
 
 def read_settings(out: Path) -> dict | None:
     """The settings a collection file was written with; None if it has none (not ours)."""
-    import pyarrow.parquet as pq
-
-    try:
-        metadata = pq.read_schema(out).metadata or {}
-    except Exception as error:  # pyarrow raises several types for a file that is not Parquet
-        raise OutputError(f"{out} exists and is not a Parquet file ({error}); it is kept: "
-                          "choose another --out") from None
-    text = metadata.get(METADATA_KEY)
-    return None if text is None else json.loads(text)
+    return read_parquet_settings(out, METADATA_KEY)
 
 
 def _check_existing(out: Path, settings: dict, n: int) -> None:
@@ -225,17 +217,7 @@ def _frame(parts: list[list[dict]]) -> pd.DataFrame:
 
 
 def _write(out: Path, frame: pd.DataFrame, settings: dict) -> None:
-    import io
-
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    table = pa.Table.from_pandas(frame, preserve_index=False)
-    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
-                                           METADATA_KEY: json.dumps(settings, sort_keys=True).encode()})
-    buffer = io.BytesIO()
-    pq.write_table(table, buffer)
-    atomic_write_bytes(out, buffer.getvalue())
+    write_with_settings(out, frame, settings, METADATA_KEY)
 
 
 def _frozen(options: dict) -> tuple:
