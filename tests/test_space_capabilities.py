@@ -140,3 +140,19 @@ def test_exact_parameters_come_from_the_space():
     cell = finite_index("nb201").architecture(77)
     assert exact_parameters("nb201", None)(cell) == trainable_parameters(cell, "cifar10")
     assert exact_parameters("nb201", "cifar100")(cell) == trainable_parameters(cell, "cifar100")
+
+
+def test_the_study_the_comparison_the_deduplication_and_json_cells_are_declared_by_their_spaces():
+    assert spaces_with("dataset_study") == ["nb101", "nb201"]  # nasarena analyze on a table
+    assert spaces_with("estimator_comparison") == ["nb201"]  # nasarena estimators evaluate beyond the proxies
+    assert spaces_with("representatives") == ["nb201"]  # nasarena estimators compute --unique
+    assert spaces_with("from_mapping") == ["nb101"]  # nasarena query '{"matrix": ..., "ops": ...}'
+    for capability in ("dataset_study", "estimator_comparison"):
+        for name in spaces_with(capability):
+            assert callable(resolve(getattr(SPACES[name], capability)))
+    representatives = space("nb201").representatives()
+    assert len(np.unique(representatives)) == 6_466 and (representatives <= np.arange(len(representatives))).all()
+    cell = space("nb101").from_mapping({"matrix": [[0, 1], [0, 0]], "ops": ["input", "output"]})
+    assert cell.ops == ("input", "output") and cell.hash is not None
+    with pytest.raises(ValueError, match="no 'ops' key"):
+        space("nb101").from_mapping({"matrix": [[0, 1], [0, 0]]})

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InvalidSettingError
+from ..spaces.nb101.space import NB101Space
 from ..spaces.oneshot import OneShotSearchSpace, search_space
 from ..spaces.oneshot.enumeration import counts_text, paper_count_note
 from .protocol import Benchmark, Description
@@ -122,7 +123,8 @@ def _benchmark_rows(nb101, unique_rows: np.ndarray) -> np.ndarray:
 def _nb101_benchmark(benchmark):
     """The tabular NB101 benchmark behind ``benchmark`` (a one-shot benchmark passes its own)."""
     nb101 = benchmark.nb101 if isinstance(benchmark, OneShotBenchmark) else benchmark
-    if getattr(getattr(nb101, "space", None), "name", None) != "nb101" or not hasattr(nb101, "mean_over_trials"):
+    # the one-shot spaces' rows are rows of NB101's unique-cell table: the benchmark's space must be that space
+    if not isinstance(getattr(nb101, "space", None), NB101Space) or not hasattr(nb101, "mean_over_trials"):
         raise InvalidSettingError(f"the one-shot spaces need a tabular NB101 benchmark, got {nb101!r}")
     return nb101
 

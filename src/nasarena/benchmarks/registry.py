@@ -43,10 +43,10 @@ def result_options(options: Mapping[str, object], benchmark: str | None = None) 
     Runs on ``nb101-noisy`` (directly or under NB-1Shot1) carry its table's version, whose values
     changed with 2.0 (issue 29): results of the earlier table are never resumed as these."""
     answering = {key: value for key, value in options.items() if key not in LOCATION_OPTIONS}
-    if benchmark in ONESHOT and "nb101" not in options and "path" not in options:
+    if benchmark in ONESHOT and "path" not in options:
         from .oneshot import DEFAULT_NB101
 
-        answering["nb101"] = DEFAULT_NB101
+        answering.setdefault("nb101", DEFAULT_NB101)
     if benchmark == "nb101-noisy" or (benchmark in ONESHOT and answering.get("nb101") == "nb101-noisy"):
         from .nb101_noisy import VERSION
 

@@ -110,7 +110,7 @@ class SurrogateBenchmark(Benchmark):
 
     def describe(self) -> Description:
         a = self.artifact
-        counted = self._space.name in ("nb101", "nb201")
+        counted = getattr(self._space, "exact_parameters", None) is not None  # the space counts its parameters
         runtime = ("the runtime model (LightGBM on log seconds per epoch, times epochs)" if a.runtime_model
                    else "one simulated second per epoch (the training data held no training times)")
         return Description(

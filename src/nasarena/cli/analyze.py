@@ -26,18 +26,11 @@ def analyze_command(
     Tabular benchmarks are analysed exactly over their whole table; surrogate benchmarks by a
     seeded sample (--samples, --seed), and every number of theirs is modelled.
     """
-    from ..analysis.space.nb101 import Settings, analyze_nb101
-    from ..analysis.space.nb201 import analyze_nb201
     from ..analysis.space.sampled import analyze_sampled
     from ..benchmarks.registry import benchmark as load_benchmark
-    from ..plots.space_report import (
-        JSON_FILE,
-        REPORT_FILE,
-        write_nb201_report,
-        write_sampled_report,
-        write_space_report,
-    )
+    from ..plots.space_report import JSON_FILE, REPORT_FILE, write_sampled_report
     from ..plots.staging import owned_output
+    from ..spaces.protocol import resolve
     from .benchmarks import path_options
     from .progress import spinner
 
@@ -51,18 +44,35 @@ def analyze_command(
             typer.echo(f"{benchmark}: analysing its NB101 table {loaded.nb101.name} (the NB-1Shot1 spaces are a "
                        "section)")
             loaded = loaded.nb101
-        space_name = getattr(getattr(loaded, "space", None), "name", None)
+        study = getattr(getattr(loaded, "space", None), "dataset_study", None)  # NB101's, NB201's
         sampled = hasattr(loaded, "predict") and not hasattr(loaded, "data")
-        if not sampled and (space_name not in ("nb101", "nb201") or not hasattr(loaded, "data")):
+        if not sampled and (study is None or not hasattr(loaded, "data")):
             raise InvalidSettingError(f"analyze supports the tabular NB101 and NB201 benchmarks and surrogate "
                                       f"benchmarks; {benchmark!r} is neither")
         with spinner(f"analysing {benchmark}"):
             if sampled:
                 report = write_sampled_report(analyze_sampled(loaded, samples=samples, seed=seed), out,
                                               started=started)
-            elif space_name == "nb201":
-                report = write_nb201_report(analyze_nb201(loaded, seed=seed), out, started=started)
             else:
-                analysis = analyze_nb101(loaded, Settings(seed=seed), with_locality=locality)
-                report = write_space_report(analysis, out, started=started)
+                report = resolve(study)(loaded, out, seed=seed, locality=locality, started=started)
     typer.echo(f"wrote {report} and {report.parent / JSON_FILE} in {time.perf_counter() - started:.0f} s")
+
+
+def nb101_study(benchmark, out: Path, *, seed: int, locality: bool, started: float) -> Path:
+    """The NB101 paper's dataset study of a tabular NB101 benchmark, written to ``out``: the
+    ``dataset_study`` the NB101 space declares (:mod:`nasarena.spaces.protocol`)."""
+    from ..analysis.space.nb101 import Settings, analyze_nb101
+    from ..plots.space_report import write_space_report
+
+    return write_space_report(analyze_nb101(benchmark, Settings(seed=seed), with_locality=locality), out,
+                              started=started)
+
+
+def nb201_study(benchmark, out: Path, *, seed: int, locality: bool, started: float) -> Path:
+    """The dataset study of a tabular NB201 benchmark, written to ``out``: the ``dataset_study``
+    the NB201 space declares. ``locality`` belongs to the capability's signature; NB201's study
+    has no such switch."""
+    from ..analysis.space.nb201 import analyze_nb201
+    from ..plots.space_report import write_nb201_report
+
+    return write_nb201_report(analyze_nb201(benchmark, seed=seed), out, started=started)

@@ -82,17 +82,19 @@ def evaluate(
     import pandas as pd
 
     from ..errors import InvalidSettingError
-    from ..estimators.evaluation import benchmark_truth, compare_estimators, evaluate_proxies
+    from ..estimators.evaluation import benchmark_truth, evaluate_proxies
 
     thresholds = _thresholds(ks)
     frame, settings, origin = _table(table)
     benchmarks = vocabulary.split(benchmark)
     if not benchmarks:
         raise InvalidSettingError("--benchmark: name at least one benchmark, e.g. nb201-cifar10")
+    # the space's own comparison (NB201: short training, the embedded supernet, the surrogate), else the proxies alone
+    comparison = _estimator_comparison(settings["space"])
     results: dict[str, pd.DataFrame] = {}
     for name in benchmarks:
-        if settings["space"] == "nb201":
-            results[name] = compare_estimators(frame, name, thresholds, surrogate=surrogate)
+        if comparison is not None:
+            results[name] = comparison(frame, name, thresholds, surrogate=surrogate)
         else:
             results[name] = evaluate_proxies(frame, benchmark_truth(name, frame, settings["space"]), thresholds
                                              ).rename(columns={"proxy": "estimator"}).assign(
@@ -102,7 +104,7 @@ def evaluate(
              "The proxies are computed on CIFAR-10 images whatever the labels"
              + ("; the supernet and the surrogate are CIFAR-10 ones too, and the 12-epoch accuracy is the benchmark's "
                 "own: on CIFAR-100 and ImageNet16-120 the same scores are judged against other labels."
-                if settings["space"] == "nb201" else ".")]
+                if comparison is not None else ".")]
     for name, metrics in results.items():
         typer.echo(f"\n{name}:")
         _print(metrics, thresholds)
@@ -117,6 +119,16 @@ def evaluate(
         with owned_output(out, "estimators evaluate"):
             report = write_estimators_report(results, thresholds, out, notes)
         typer.echo(f"report: {report}")
+
+
+def _estimator_comparison(space: str):
+    """The function comparing every estimator on a table of ``space`` that the space declares as
+    ``estimator_comparison`` (:mod:`nasarena.spaces.protocol`; NB201's
+    :func:`nasarena.estimators.evaluation.compare_estimators`), or None: the proxies alone."""
+    from ..spaces.protocol import resolve
+    from ..spaces.registry import SPACES, spaces_with
+
+    return resolve(SPACES[space].estimator_comparison) if space in spaces_with("estimator_comparison") else None
 
 
 def _thresholds(ks: str) -> list[int]:

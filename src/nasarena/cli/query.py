@@ -18,8 +18,9 @@ from ..errors import InvalidArchitectureError, InvalidSettingError
 from .run_arguments import MAX_SEED, check_benchmarks
 
 
-def parse_architecture(text: str, space_name: str):
-    """A row number (digits), an NB101 cell as JSON ``{"matrix": ..., "ops": ...}``, or the text
+def parse_architecture(text: str, space):
+    """A row number (digits), a JSON object for a space with ``from_mapping``
+    (:mod:`nasarena.spaces.protocol`; an NB101 cell ``{"matrix": ..., "ops": ...}``), or the text
     form the benchmark takes (NB101 module hash, NB201 cell string, DARTS/FBNet genotype)."""
     text = text.strip()
     if text.isdigit():
@@ -27,14 +28,10 @@ def parse_architecture(text: str, space_name: str):
     if text.startswith("{"):
         try:
             entry = json.loads(text)
-            if space_name != "nb101" or not isinstance(entry, dict):
+            from_mapping = getattr(space, "from_mapping", None)
+            if from_mapping is None or not isinstance(entry, dict):
                 raise ValueError("a JSON architecture is an NB101 cell {\"matrix\": [[...]], \"ops\": [...]}")
-            from ..spaces.nb101 import Cell
-
-            missing = [key for key in ("matrix", "ops") if key not in entry]
-            if missing:
-                raise ValueError(f"no {' and no '.join(map(repr, missing))} key")
-            return Cell(entry["matrix"], entry["ops"])
+            return from_mapping(entry)
         except (ValueError, TypeError) as error:
             raise InvalidArchitectureError(f"bad architecture {text!r}: {error}") from None
     return text
@@ -82,7 +79,7 @@ def query_command(
     if fidelity is not None and fidelity not in bench.fidelities:
         raise InvalidSettingError(f"--fidelity {fidelity}: {bench.name} has fidelities (epochs) "
                                   f"{', '.join(map(str, bench.fidelities))}")
-    architecture = parse_architecture(arch, getattr(bench.space, "name", ""))
+    architecture = parse_architecture(arch, getattr(bench, "space", None))
     size = bench.describe().num_architectures
     if isinstance(architecture, int) and not architecture < size:
         raise InvalidArchitectureError(f"row {architecture} is outside {bench.name}'s rows 0..{size - 1:,}")

@@ -62,7 +62,7 @@ def plan(space: str, sample: int | None, seed: int, unique: bool = False) -> lis
     if unique and not finite:
         raise InvalidSettingError(f"--unique needs a finite space with the benchmark's de-duplication; {space} "
                                   "is not one (its sample draws distinct architectures already)")
-    candidates = _candidate_rows(space, owner.size, unique) if finite else None
+    candidates = _candidate_rows(owner, unique) if finite else None
     if sample is None:
         if candidates is None:
             raise InvalidSettingError(f"the {space} space cannot be enumerated; give --sample N")
@@ -81,16 +81,18 @@ def plan(space: str, sample: int | None, seed: int, unique: bool = False) -> lis
     return [(owner.to_text(owner.at_row(row)), int(row)) for row in rows]
 
 
-def _candidate_rows(space: str, size: int, unique: bool) -> np.ndarray:
+def _candidate_rows(owner, unique: bool) -> np.ndarray:
     """The rows a table draws from: all of a finite space, or with ``unique`` one per class of the
-    benchmark's de-duplication (NB201's 6,466; other spaces have none here and are refused)."""
+    benchmark's de-duplication (the space's ``representatives`` capability, :mod:`nasarena.spaces.protocol`:
+    NB201's 6,466; spaces without one are refused)."""
     if not unique:
-        return np.arange(size, dtype=np.int64)
-    if space != "nb201":
-        raise InvalidSettingError(f"--unique: the {space} space has no benchmark de-duplication here (nb201 has)")
-    from ..spaces.nb201 import unique_cells
+        return np.arange(owner.size, dtype=np.int64)
+    if getattr(owner, "representatives", None) is None:
+        from ..spaces.registry import spaces_with
 
-    representatives = unique_cells()
+        raise InvalidSettingError(f"--unique: the {owner.name} space has no benchmark de-duplication here "
+                                  f"({', '.join(spaces_with('representatives'))} has)")
+    representatives = owner.representatives()
     return np.flatnonzero(representatives == np.arange(len(representatives)))
 
 

@@ -37,6 +37,24 @@ class or object answers without building a space: :func:`nasarena.spaces.registr
     A function ``arch -> int``: the trainable parameters of an architecture's network for
     ``dataset`` (None: the space's default), without building it; the surrogates report them
     (:func:`nasarena.surrogates.spaces.exact_parameters`). NB101 and NB201 have it.
+``representatives()`` (a finite space whose benchmark de-duplicates equivalent architectures)
+    For each row, the row of its class's representative (a row is a representative exactly when
+    it maps to itself): ``nasarena estimators compute --unique`` draws one architecture per class
+    (:func:`nasarena.estimators.table.plan`). NB201 has it (6,466 classes).
+``dataset_study``
+    The ``"module:function"`` that writes the dataset study of a tabular benchmark of the space
+    (``function(benchmark, out, *, seed, locality, started) -> report path``): ``nasarena
+    analyze`` runs it on a benchmark with a table. NB101 (the NB101 paper's study) and NB201 have it.
+``from_mapping(entry)``
+    The architecture of a JSON object (NB101: ``{"matrix": [[...]], "ops": [...]}``), a
+    ``ValueError`` for a malformed one: ``nasarena query`` accepts JSON architectures of the
+    spaces that have it. NB101 has it.
+``estimator_comparison``
+    The ``"module:function"`` that judges every estimator of a zero-cost proxy table of the
+    space beyond its proxies (``function(table, benchmark, ks, surrogate=...)``, rows as
+    :func:`nasarena.estimators.evaluation.evaluate_proxies`): ``nasarena estimators evaluate``
+    uses it, else the proxies alone. NB201 has it (short training, the embedded GDAS supernet,
+    the built-in surrogate).
 ``supernet_truth``
     The ``"module:function"`` that gives what ``nasarena supernet evaluate`` judges a supernet's
     scores against on a tabular benchmark of the space (true accuracies and choices by row, how

@@ -15,6 +15,7 @@ import numpy as np
 from ...benchmarks.tabular import COST, END, TEST, TRAIN, VALID
 from ...errors import InvalidSettingError
 from ...io.packaged import LITE_FILE, load_arrays
+from ...spaces.nb101.space import NB101Space
 from ...spaces.nb101.table import NUM_UNIQUE_CELLS
 
 
@@ -52,7 +53,7 @@ def _spread(values: np.ndarray, positions: np.ndarray, fill=np.nan) -> np.ndarra
 
 def space_data(benchmark) -> SpaceData:
     """The arrays of a tabular NB101 benchmark (``nb101-lite``, ``-slice``, ``-noisy``, ``nb101``)."""
-    if getattr(getattr(benchmark, "space", None), "name", None) != "nb101" or not hasattr(benchmark, "data"):
+    if not isinstance(getattr(benchmark, "space", None), NB101Space) or not hasattr(benchmark, "data"):
         raise InvalidSettingError(f"the NB101 space analysis needs a tabular NB101 benchmark, got {benchmark.name!r}")
     data = benchmark.data
     positions = getattr(benchmark, "positions", None)

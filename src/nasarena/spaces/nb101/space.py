@@ -50,6 +50,7 @@ class NB101Space:
     architecture = Cell
     network = "nasarena.training.networks.nb101:NB101Network"
     network_scale = MappingProxyType({"stem_channels": 128, "stacks": 3, "cells_per_stack": 3, "num_classes": 10})
+    dataset_study = "nasarena.cli.analyze:nb101_study"
 
     def __init__(self, sampler: str = "raw", subset: np.ndarray | None = None):
         if sampler not in ("raw", "unique"):
@@ -239,6 +240,14 @@ class NB101Space:
         if not isinstance(data, dict) or not {"matrix", "ops"} <= set(data):
             raise ValueError(f"an NB101 cell's JSON needs the keys 'matrix' and 'ops', got {text[:60]!r}")
         return Cell.from_dict(data)
+
+    def from_mapping(self, entry: dict) -> Cell:
+        """Optional capability (:mod:`..protocol`): a cell from a JSON object ``{"matrix": [[...]],
+        "ops": [...]}``, as ``nasarena query`` takes one; a missing key is a ``ValueError``."""
+        missing = [key for key in ("matrix", "ops") if key not in entry]
+        if missing:
+            raise ValueError(f"no {' and no '.join(map(repr, missing))} key")
+        return Cell(entry["matrix"], entry["ops"])
 
 
 class _SubsetCells:

@@ -55,6 +55,8 @@ class NB201Space:
     architecture = Cell201
     network = "nasarena.training.networks.nb201:NB201Network"
     supernet_truth = "nasarena.cli.supernet:table_truth"
+    estimator_comparison = "nasarena.estimators.evaluation:compare_estimators"
+    dataset_study = "nasarena.cli.analyze:nb201_study"
     network_scale = MappingProxyType({"channels": 16, "cells_per_stage": 5, "num_classes": 10})
 
     def violation(self, cell: Cell201) -> str | None:
@@ -117,6 +119,13 @@ class NB201Space:
         from .network import trainable_parameters
 
         return lambda cell: trainable_parameters(cell, dataset or "cifar10")
+
+    def representatives(self) -> np.ndarray:
+        """The benchmark's de-duplication: for each row the row of its class's representative
+        (:func:`.canonical.unique_cells`; 6,466 classes of cells that compute the same function)."""
+        from .canonical import unique_cells
+
+        return unique_cells()
 
     def identity(self, cell: Cell201) -> str:
         """The cell string: every cell has its own benchmark records, equivalent ones too."""
