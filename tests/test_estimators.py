@@ -345,7 +345,7 @@ def test_evaluate_puts_every_estimator_side_by_side_on_the_embedded_table(tmp_pa
     from nasarena.estimators import embedded_table
 
     out = tmp_path / "report"
-    result = CliRunner().invoke(app, ["estimators", "evaluate", "--benchmark", "nb201-cifar100", "--no-surrogate",
+    result = CliRunner().invoke(app, ["estimators", "evaluate", "--benchmarks", "nb201-cifar100", "--no-surrogate",
                                       "--ks", "10,50", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "train-12ep" in result.output and "gdas-supernet@249" in result.output and "other labels" in result.output
@@ -365,5 +365,5 @@ def test_evaluate_puts_every_estimator_side_by_side_on_the_embedded_table(tmp_pa
     page = (out / "report.html").read_text()
     assert "Quality against cost" in page and "data:image/png;base64," in page
     assert (out / "figures" / "quality-vs-cost.pdf").is_file()
-    refused = CliRunner().invoke(app, ["estimators", "evaluate", "--benchmark", "nb101-lite", "--no-surrogate"])
+    refused = CliRunner().invoke(app, ["estimators", "evaluate", "--benchmarks", "nb101-lite", "--no-surrogate"])
     assert refused.exit_code == 2 and "error:" in refused.output

@@ -64,7 +64,7 @@ def compute(
 def evaluate(
     table: Path = typer.Option(None, help="A table of `nasarena estimators compute` (Parquet; default: the embedded "
                                           "NB201 CIFAR-10 table)."),
-    benchmark: str = typer.Option("nb201-cifar10", help="Tabular benchmarks of the table's space giving the true "
+    benchmark: str = typer.Option("nb201-cifar10", "--benchmarks", help="Tabular benchmarks of the table's space giving the true "
                                                         "accuracies, comma-separated, e.g. nb201-cifar10,nb201-cifar100,"
                                                         "nb201-imagenet16-120 (same proxies, other labels) or "
                                                         "nb101-lite."),
@@ -88,7 +88,7 @@ def evaluate(
     frame, settings, origin = _table(table)
     benchmarks = vocabulary.split(benchmark)
     if not benchmarks:
-        raise InvalidSettingError("--benchmark: name at least one benchmark, e.g. nb201-cifar10")
+        raise InvalidSettingError("--benchmarks: name at least one benchmark, e.g. nb201-cifar10")
     # the space's own comparison (NB201: short training, the embedded supernet, the surrogate), else the proxies alone
     comparison = _estimator_comparison(settings["space"])
     results: dict[str, pd.DataFrame] = {}
