@@ -22,6 +22,7 @@ from ..spaces.nb201 import NUM_CELLS, Cell201, NB201Space, cell_at, flops, index
 from .latency import LatencyTable, describe_settings, nb201_latencies
 from .protocol import Description, InvalidArchitectureError
 from .tabular import METRICS, TabularBenchmark, TabularData
+from .zero_cost import ZERO_COST, nb201_zero_cost
 
 FIDELITIES = (12, 200)
 DATASETS = ("cifar10", "cifar100", "imagenet16-120")
@@ -47,7 +48,10 @@ LATENCY_STAND_IN = {
 
 
 class NB201Benchmark(TabularBenchmark):
-    """A tabular NB201 benchmark with its hardware objectives, looked up by row on demand."""
+    """A tabular NB201 benchmark with its hardware objectives, looked up by row on demand, and,
+    loaded with ``proxy=NAME``, a zero-cost proxy as fidelity 0 (:mod:`.zero_cost`)."""
+
+    offers_zero_cost = True
 
     def __init__(self, dataset: str, *args, **options):
         super().__init__(*args, **options)
@@ -129,7 +133,9 @@ def row_of_cell(arch) -> int:
     raise TypeError(f"expected an NB201 Cell201, a cell string or an index, got {type(arch).__name__}")
 
 
-def load(dataset: str, seed: int = 0) -> TabularBenchmark:
+def load(dataset: str, seed: int = 0, proxy: str | None = None) -> TabularBenchmark:
+    """The NB201 benchmark of ``dataset``; with ``proxy`` (a proxy of the embedded table, e.g.
+    synflow) it answers fidelity 0 with that proxy (:mod:`.zero_cost`)."""
     if dataset not in DATASETS:
         raise ValueError(f"unknown NB201 dataset {dataset!r}; expected one of {', '.join(DATASETS)}")
     arrays = load_arrays(NB201_FILE)
@@ -165,5 +171,12 @@ def load(dataset: str, seed: int = 0) -> TabularBenchmark:
         provenance="; ".join(f"{label}: {manifest[file].provenance}" for label, file in
                              (("accuracies", NB201_FILE), ("latency", NB201_LATENCY_FILE))),
     )
-    return NB201Benchmark(dataset, name, "1.0", data, NB201Space(), row_of_cell, description, seed=seed,
-                          regret_metric="test_accuracy" if has_final_test else "valid_accuracy")
+    if proxy is not None:
+        zero_cost = nb201_zero_cost(proxy, dataset)
+        description = replace(description, real=f"{description.real}; {zero_cost.describe()}",
+                              fidelities=(ZERO_COST, *description.fidelities))
+    benchmark = NB201Benchmark(dataset, name, "1.0", data, NB201Space(), row_of_cell, description, seed=seed,
+                               regret_metric="test_accuracy" if has_final_test else "valid_accuracy")
+    if proxy is not None:
+        benchmark.zero_cost = zero_cost
+    return benchmark

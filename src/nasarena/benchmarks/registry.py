@@ -41,7 +41,8 @@ def result_options(options: Mapping[str, object], benchmark: str | None = None) 
     A one-shot ``benchmark`` without ``nb101`` (or ``path``) names its default NB101 table: that
     default changed (issue 29), and runs made on the old one must not share a hash with these.
     Runs on ``nb101-noisy`` (directly or under NB-1Shot1) carry its table's version, whose values
-    changed with 2.0 (issue 29): results of the earlier table are never resumed as these."""
+    changed with 2.0 (issue 29): results of the earlier table are never resumed as these. A
+    zero-cost fidelity (``proxy``) carries the digest of the proxy table it answers from."""
     answering = {key: value for key, value in options.items() if key not in LOCATION_OPTIONS}
     if benchmark in ONESHOT and "path" not in options:
         from .oneshot import DEFAULT_NB101
@@ -51,6 +52,10 @@ def result_options(options: Mapping[str, object], benchmark: str | None = None) 
         from .nb101_noisy import VERSION
 
         answering["nb101_noisy_version"] = VERSION
+    if "proxy" in answering:  # a zero-cost fidelity's values: runs on another table never resume as these
+        from .zero_cost import table_digest
+
+        answering["proxy_table"] = table_digest()
     return answering
 
 

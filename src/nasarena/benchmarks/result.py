@@ -16,6 +16,10 @@ class Result:
     (e.g. ``cost_seconds`` where the data holds no real training time), so nobody mistakes
     a modelled number for a measured one. Accuracies are fractions in [0, 1]; a value the
     data does not hold is NaN.
+
+    ``proxy_score`` is the zero-cost proxy's value of a fidelity-0 result
+    (:mod:`.zero_cost`: nothing trained, accuracies NaN, ``cost_seconds`` the proxy's measured
+    seconds); NaN at every training fidelity.
     """
 
     valid_accuracy: float
@@ -27,6 +31,7 @@ class Result:
     trial: int = 0
     halfway: bool = False
     modelled: frozenset[str] = field(default_factory=frozenset)
+    proxy_score: float = float("nan")
 
     @classmethod
     def from_fields(cls, valid_accuracy, test_accuracy, cost_seconds, trainable_parameters, fidelity,
@@ -45,10 +50,19 @@ class Result:
                                train_accuracy=train_accuracy, trial=trial, halfway=halfway, modelled=modelled)
         return result
 
+    @classmethod
+    def zero_cost(cls, score: float, cost_seconds: float, trainable_parameters: int,
+                  modelled: frozenset[str]) -> Result:
+        """The fidelity-0 result of a zero-cost proxy (:mod:`.zero_cost`): ``score`` from an
+        untrained network in ``cost_seconds``."""
+        nan = float("nan")
+        return cls(nan, nan, cost_seconds, trainable_parameters, 0, modelled=modelled, proxy_score=score)
+
     def to_dict(self) -> dict[str, object]:
         """Plain Python values by field name, ready for strict JSON: ``modelled`` as a sorted
-        list, a value the benchmark does not hold (NaN, e.g. NB101's train accuracy) as None."""
-        values = {name: getattr(self, name) for name in _FIELDS}
+        list, a value the benchmark does not hold (NaN, e.g. NB101's train accuracy) as None;
+        ``proxy_score`` only in a fidelity-0 result, the one kind that has it."""
+        values = {name: getattr(self, name) for name in _FIELDS if name != "proxy_score" or self.fidelity == 0}
         values["modelled"] = sorted(self.modelled)
         plain = {name: value.item() if isinstance(value, np.generic) else value for name, value in values.items()}
         return {name: None if isinstance(value, float) and math.isnan(value) else value for name, value in plain.items()}

@@ -19,6 +19,7 @@ import numpy as np
 from ..errors import InvalidArchitectureError, InvalidSettingError
 from .protocol import Benchmark, Description
 from .result import BatchResult, Result
+from .zero_cost import ZERO_COST, ZeroCostFidelity
 
 #: The metric axis of every tabular array, in this order.
 METRICS = ("train_accuracy", "valid_accuracy", "test_accuracy", "cost_seconds")
@@ -66,6 +67,12 @@ class TabularBenchmark(Benchmark):
     ``Generator(seed)``, or with ``compatible_random_stream=True`` a ``random.Random(seed)``
     used with ``randint(0, trials - 1)`` per query, the original NB101 API's stream.
     """
+
+    #: The zero-cost proxy answering fidelity 0 (:mod:`.zero_cost`), where the benchmark was loaded
+    #: with one (``proxy=NAME``); None: fidelity 0 is refused like any fidelity the data lacks.
+    zero_cost: ZeroCostFidelity | None = None
+    #: Whether ``proxy=NAME`` can give this benchmark a zero-cost fidelity.
+    offers_zero_cost = False
 
     def __init__(
         self,
@@ -117,6 +124,8 @@ class TabularBenchmark(Benchmark):
         epochs = self._highest if fidelity is None else fidelity
         f = self._fidelity_index.get(epochs)
         if f is None:
+            if epochs == ZERO_COST and self.zero_cost is not None:
+                return self.zero_cost.answer(row, self.data.trainable_parameters.item(row))
             f = self._fidelity(epochs)  # raises the explanatory error
         if trial is None and rng is not None and self._num_trials > 1:
             try:
@@ -246,8 +255,10 @@ class TabularBenchmark(Benchmark):
         try:
             return self._fidelity_index[int(epochs)]
         except KeyError:
+            hint = ("; fidelity 0 (a zero-cost proxy) needs the benchmark loaded with proxy=NAME"
+                    if epochs == ZERO_COST and self.zero_cost is None and self.offers_zero_cost else "")
             raise InvalidSettingError(
-                f"{self.name} has no fidelity of {epochs} epochs; available: {list(self.data.fidelities)}"
+                f"{self.name} has no fidelity of {epochs} epochs; available: {list(self.data.fidelities)}{hint}"
             ) from None
 
     def _trial(self, trial: int | None, rng: np.random.Generator | None) -> int:

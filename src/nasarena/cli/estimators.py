@@ -33,6 +33,9 @@ def compute(
     seed: int = typer.Option(0, help="Seed of the sample, the minibatch and every network's initial weights."),
     unique: bool = typer.Option(False, "--unique", help="One cell per unique architecture of the benchmark's "
                                                        "de-duplication (nb201: 6,466 of the 15,625 cells)."),
+    within: str = typer.Option(None, help="Draw the architectures from this benchmark's cells, a subset of the "
+                                          "space: nb101-slice (NB101's 30,001 cells with real accuracies at 4, 12, "
+                                          "36 and 108 epochs)."),
     jobs: int = typer.Option(1, help=vocabulary.JOBS_HELP + "; each with one torch thread."),
     device: str = typer.Option("auto", help="auto (cuda, then mps, then cpu), cpu, cuda or cuda:N."),
     data: Path = typer.Option(None, help="CIFAR-10: a cifar-10-batches-py folder, a JPEG tree or its tarball "
@@ -50,7 +53,7 @@ def compute(
         typer.echo(f"{done:,} of {planned:,} architectures in {out}", err=True)
 
     frame = compute_table(space, vocabulary.split(proxies), out, sample=sample, seed=seed, unique=unique,
-                          jobs=processes,
+                          within=within, jobs=processes,
                           device=device, data=data, image_size=image_size, scale=parse_scale(scale),
                           on_chunk=report)
     names = vocabulary.split(proxies)
@@ -77,12 +80,14 @@ def evaluate(
     """Rank quality of every estimator against its cost: Spearman/Kendall (all, top 10 %), a1(k) vs random.
 
     On NB201 the table's proxies stand beside the 12-epoch accuracy (short training), the embedded
-    GDAS supernet and the built-in surrogate; on other spaces the proxies alone.
+    GDAS supernet and the built-in surrogate; on other spaces beside the benchmark's accuracy at
+    each of its lower fidelities (nb101-slice: 4, 12 and 36 epochs).
     """
     import pandas as pd
 
     from ..errors import InvalidSettingError
-    from ..estimators.evaluation import benchmark_truth, evaluate_proxies
+    from ..estimators.evaluation import compare_with_training
+    from ..estimators.published import NOTE as PUBLISHED_NOTE
 
     thresholds = _thresholds(ks)
     frame, settings, origin = _table(table)
@@ -96,11 +101,9 @@ def evaluate(
         if comparison is not None:
             results[name] = comparison(frame, name, thresholds, surrogate=surrogate)
         else:
-            results[name] = evaluate_proxies(frame, benchmark_truth(name, frame, settings["space"]), thresholds
-                                             ).rename(columns={"proxy": "estimator"}).assign(
-                kind="zero-cost proxy", cost="measured")
+            results[name] = compare_with_training(frame, name, thresholds, settings["space"])
     notes = [f"{len(frame):,} architectures of {settings['space']} ({origin}, seed {settings['seed']}); the truth: "
-             "each benchmark's validation accuracy at its highest fidelity.",
+             "each benchmark's validation accuracy at its highest fidelity.", f"{PUBLISHED_NOTE}.",
              "The proxies are computed on CIFAR-10 images whatever the labels"
              + ("; the supernet and the surrogate are CIFAR-10 ones too, and the 12-epoch accuracy is the benchmark's "
                 "own: on CIFAR-100 and ImageNet16-120 the same scores are judged against other labels."
@@ -159,7 +162,7 @@ def _table(table: Path | None):
 
 def _print(metrics, thresholds: list[int]) -> None:
     """One line per estimator: quality, a1(k) against random, seconds per architecture."""
-    columns = ["n", "spearman", "kendall", "spearman_top10", "kendall_top10", "precision_top10",
+    columns = ["n", "spearman", "published_spearman", "kendall", "spearman_top10", "kendall_top10", "precision_top10",
                *(f"a1@{k}" for k in thresholds), *(f"random@{k}" for k in thresholds), "seconds"]
     width = max(12, *(len(name) for name in metrics["estimator"]))
     typer.echo(f"{'estimator':{width}s} " + " ".join(f"{column:>10s}" for column in columns))

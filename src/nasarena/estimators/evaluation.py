@@ -71,18 +71,18 @@ def evaluate_proxies(table: pd.DataFrame, truth: np.ndarray, ks: Sequence[int]) 
     truth = np.asarray(truth, dtype=float)
     if len(truth) != len(table):
         raise InvalidSettingError(f"the truth has {len(truth):,} values for {len(table):,} architectures")
-    rows = []
-    for name in (name for name in PROXIES if name in table.columns):
-        raw = table[name].to_numpy(dtype=float)
-        oriented = raw if getattr(PROXIES[name], "higher_is_better", True) else -raw
-        rows.append({"proxy": name, **rank_quality(truth, oriented, ks),
-                     "seconds": float(table[f"{name}_seconds"].mean())})
-    return pd.DataFrame(rows)
+    return judge(proxy_estimators(table), truth, ks).rename(columns={"estimator": "proxy"})
 
 
 def benchmark_truth(benchmark: str, table: pd.DataFrame, space: str) -> np.ndarray:
     """The benchmark's mean validation accuracy at its highest fidelity for the table's
     architectures (looked up by the benchmark); a benchmark of another space is refused."""
+    bench, rows = _tabular_rows(benchmark, table, space)
+    return np.asarray(bench.mean_over_trials("valid_accuracy"))[rows]
+
+
+def _tabular_rows(benchmark: str, table: pd.DataFrame, space: str):
+    """The tabular benchmark ``benchmark`` and its rows of the table's architectures."""
     from ..benchmarks import benchmark as load
 
     bench = load(benchmark)
@@ -91,8 +91,7 @@ def benchmark_truth(benchmark: str, table: pd.DataFrame, space: str) -> np.ndarr
                                   "of real accuracies, e.g. nb201-cifar10 or nb101-lite")
     if bench.space.name != space:
         raise InvalidSettingError(f"benchmark {benchmark} is over the {bench.space.name} space, the table over {space}")
-    rows = bench.rows([bench.space.from_text(text) for text in table["arch"]])
-    return np.asarray(bench.mean_over_trials("valid_accuracy"))[np.asarray(rows, dtype=np.int64)]
+    return bench, np.asarray(bench.rows([bench.space.from_text(text) for text in table["arch"]]), dtype=np.int64)
 
 
 # -- every kind of cheap estimator side by side (NB201) -------------------------------------------
@@ -125,13 +124,40 @@ def compare_estimators(table: pd.DataFrame, benchmark: str, ks: Sequence[int], s
     and named in ``frame.attrs["skipped"]``, when the table holds fewer than 10 or than the
     largest k of them)."""
     bench, rows = _nb201_rows(benchmark, table)
-    truth = np.asarray(bench.mean_over_trials("valid_accuracy"))[rows]
     estimators = [*proxy_estimators(table), short_training(bench, rows), gdas_supernet(rows)]
     if surrogate:
         estimators.append(builtin_surrogate(rows))
+    return with_published(judge(estimators, np.asarray(bench.mean_over_trials("valid_accuracy"))[rows], ks), benchmark)
+
+
+def compare_with_training(table: pd.DataFrame, benchmark: str, ks: Sequence[int], space: str) -> pd.DataFrame:
+    """The table's proxies beside short training, against ``benchmark``'s validation accuracy at
+    its highest fidelity: one short-training estimator per lower fidelity of the benchmark (NB101's
+    slice: 4, 12 and 36 epochs), for a table of ``space``; a benchmark of another space, or one
+    lacking some of the table's architectures, is refused."""
+    bench, rows = _tabular_rows(benchmark, table, space)
+    truth = np.asarray(bench.mean_over_trials("valid_accuracy"))[rows]
+    training = [short_training(bench, rows, epochs) for epochs in bench.fidelities[:-1]]
+    return with_published(judge([*proxy_estimators(table), *training], truth, ks), benchmark)
+
+
+def with_published(metrics: pd.DataFrame, benchmark: str) -> pd.DataFrame:
+    """``metrics`` with a ``published_spearman`` column: each proxy's published |Spearman rho| on
+    ``benchmark``'s labels (:mod:`.published`; NaN where there is none)."""
+    from .published import published_spearman
+
+    if metrics.empty:
+        return metrics
+    return metrics.assign(published_spearman=[published_spearman(name, benchmark) for name in metrics["estimator"]])
+
+
+def judge(estimators: Sequence[Estimator], truth: np.ndarray, ks: Sequence[int]) -> pd.DataFrame:
+    """One row per estimator: its quality against ``truth`` (on the architectures it is judged on)
+    and its cost; estimators judged on too few architectures are left out and named in
+    ``frame.attrs["skipped"]``."""
     records, skipped = [], []
     for estimator in estimators:
-        judged = np.ones(len(rows), dtype=bool) if estimator.judged is None else estimator.judged
+        judged = np.ones(len(truth), dtype=bool) if estimator.judged is None else estimator.judged
         if judged.sum() < max(10, *ks):  # a small table holds too few of the surrogate's held-out architectures
             skipped.append(f"{estimator.name}: {int(judged.sum())} architectures to judge it on, too few")
             continue
@@ -163,13 +189,15 @@ def proxy_estimators(table: pd.DataFrame) -> list[Estimator]:
     return found
 
 
-def short_training(bench, rows: np.ndarray) -> Estimator:
-    """The benchmark's 12-epoch validation accuracy; its cost is the benchmark's training cost at
-    12 epochs, modelled from FLOPs (NB201 publishes no usable training times)."""
-    values = np.asarray(bench.mean_over_trials("valid_accuracy", SHORT_TRAINING_EPOCHS))[rows]
-    seconds = np.asarray(bench.mean_over_trials("cost_seconds", SHORT_TRAINING_EPOCHS))[rows]
-    return Estimator(f"train-{SHORT_TRAINING_EPOCHS}ep", "short training", values, float(seconds.mean()),
-                     "the benchmark's modelled training cost (FLOPs at 1e12 MAC/s)")
+def short_training(bench, rows: np.ndarray, epochs: int = SHORT_TRAINING_EPOCHS) -> Estimator:
+    """The benchmark's validation accuracy after ``epochs``; its cost is the benchmark's training
+    cost at ``epochs`` (NB201: modelled from FLOPs, which it publishes instead of usable training
+    times; NB101's slice: the real 108-epoch time scaled by epochs / 108)."""
+    values = np.asarray(bench.mean_over_trials("valid_accuracy", epochs))[rows]
+    seconds = np.asarray(bench.mean_over_trials("cost_seconds", epochs))[rows]
+    modelled = "cost_seconds" in bench.data.modelled
+    return Estimator(f"train-{epochs}ep", "short training", values, float(seconds.mean()),
+                     "the benchmark's training cost" + (" (modelled)" if modelled else ""))
 
 
 def gdas_supernet(rows: np.ndarray) -> Estimator:

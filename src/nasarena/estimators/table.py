@@ -10,7 +10,9 @@ whose networks compute the same function, are not counted twice. One seeded mini
 the tasks of :func:`nasarena.execution.run_tasks` (worker processes with one torch thread each,
 or this process for ``jobs=1``, on one thread too), and each finished chunk rewrites the Parquet
 file atomically. The chunks are computed in a seeded random order, so a table stopped early is a
-uniform subsample of the planned one.
+uniform subsample of the planned one. With ``within`` (a tabular benchmark over a subset of the
+space, e.g. ``nb101-slice``, NB101's 30,001 cells with real accuracies at 4 to 108 epochs) the
+architectures are drawn from that benchmark's cells only, so every row has its real values.
 
 Columns: ``arch`` (the space's text form), ``row`` (the architecture's row in a finite space,
 missing otherwise), one column per proxy with its value and ``<proxy>_seconds`` with its measured
@@ -52,7 +54,8 @@ WORKER_MODULES = ("nasarena.estimators.compute", "nasarena.estimators.saliency",
 MAX_DRAWS_PER_ARCHITECTURE = 50
 
 
-def plan(space: str, sample: int | None, seed: int, unique: bool = False) -> list[tuple[str, int | None]]:
+def plan(space: str, sample: int | None, seed: int, unique: bool = False,
+         within: str | None = None) -> list[tuple[str, int | None]]:
     """``(text, row)`` of the architectures of a table, in its order (see the module docstring)."""
     from ..spaces.registry import space as space_named
     from .compute import derived_seed
@@ -62,7 +65,10 @@ def plan(space: str, sample: int | None, seed: int, unique: bool = False) -> lis
     if unique and not finite:
         raise InvalidSettingError(f"--unique needs a finite space with the benchmark's de-duplication; {space} "
                                   "is not one (its sample draws distinct architectures already)")
-    candidates = _candidate_rows(owner, unique) if finite else None
+    if within is not None and unique:
+        raise InvalidSettingError("--within and --unique: choose one way to restrict the architectures")
+    candidates = _rows_within(owner, within) if within is not None else \
+        _candidate_rows(owner, unique) if finite else None
     if sample is None:
         if candidates is None:
             raise InvalidSettingError(f"the {space} space cannot be enumerated; give --sample N")
@@ -96,6 +102,19 @@ def _candidate_rows(owner, unique: bool) -> np.ndarray:
     return np.flatnonzero(representatives == np.arange(len(representatives)))
 
 
+def _rows_within(owner, benchmark: str) -> np.ndarray:
+    """The space rows of the cells of ``benchmark``, a tabular benchmark over a subset of the
+    space (its ``positions``); any other benchmark is refused naming what it needs."""
+    from ..benchmarks.registry import benchmark as load
+
+    bench = load(benchmark)
+    positions = getattr(bench, "positions", None)
+    if bench.space.name != owner.name or positions is None:
+        raise InvalidSettingError(f"--within {benchmark}: a table of {owner.name} cells draws from a benchmark over a "
+                                  f"subset of the {owner.name} space (e.g. nb101-slice); {benchmark} is not one")
+    return np.asarray(positions, dtype=np.int64)
+
+
 def _distinct_draws(owner, sample: int, rng: np.random.Generator) -> list[tuple[str, int | None]]:
     found: dict[str, str] = {}
     for _ in range(sample * MAX_DRAWS_PER_ARCHITECTURE):
@@ -110,7 +129,8 @@ def _distinct_draws(owner, sample: int, rng: np.random.Generator) -> list[tuple[
 
 
 def compute_table(space: str, proxies: Sequence[str], out: Path, *, sample: int | None = None, seed: int = 0,
-                  unique: bool = False, jobs: int = 1, device: str = "auto", data=None, image_size: int = 32, scale: dict | None = None,
+                  unique: bool = False, within: str | None = None, jobs: int = 1, device: str = "auto", data=None,
+                  image_size: int = 32, scale: dict | None = None,
                   on_chunk: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """Compute (or resume) the table of ``proxies`` into the Parquet file ``out``; all its rows.
 
@@ -129,13 +149,14 @@ def compute_table(space: str, proxies: Sequence[str], out: Path, *, sample: int 
         raise OutputError(f"--out {out} is a folder; compute writes one Parquet file: name a file, e.g. "
                           f"{out / 'proxies.parquet'}")
     knobs = proxy_scale(space, scale)  # refuses a space without a network
-    architectures = plan(space, sample, seed, unique)
+    architectures = plan(space, sample, seed, unique, within)
     target = pick_device(device)
     images, labels, source = _minibatch(proxies_named(chosen), data, image_size, seed)
     settings = {"space": space, "proxies": chosen, "sample": sample, "unique": unique, "seed": seed,
                 "image_size": image_size,
                 "scale": knobs, "device": target.type, "data": source,
-                "minibatch_sha256": hashlib.sha256(images.tobytes() + labels.tobytes()).hexdigest()}
+                "minibatch_sha256": hashlib.sha256(images.tobytes() + labels.tobytes()).hexdigest(),
+                **({"within": within} if within is not None else {})}  # absent when unset: older tables resume
     with writer_lock(out, settings):
         rows = _existing_rows(out, settings)
         order = {text: position for position, (text, _) in enumerate(architectures)}

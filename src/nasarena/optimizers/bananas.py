@@ -47,6 +47,11 @@ member) up to float rounding, and costs about 7x less time per training step
 ``bench/bench_optimizer_cpu.py``; search behaviour compared by ``bench/bench_equivalence.py
 bananas bananas:predictor=sklearn,warm_steps=null``).
 
+``zero_cost_warmup=N`` makes the ``num_init`` initial architectures the best of ``N`` random ones by
+the benchmark's zero-cost proxy (:mod:`.zero_cost_warmup`): Abdelfattah et al. (2021) warm up
+aging evolution this way and predictor-based search with the proxy too, without publishing the
+latter's exact protocol; this is the same warm-up applied to BANANAS' initial samples.
+
 Constrained mode: a result told ``feasible=False`` (the run's constraint violated) is trained on
 as the worst accuracy seen, so the acquisition ranks infeasible regions last, and never parents
 the pool while a feasible result exists; with every result feasible nothing changes, bit for bit.
@@ -66,6 +71,7 @@ import numpy as np
 from ..errors import import_extra
 from .base import Observation, Optimizer, Setting, Trial
 from .mlp_ensemble import MLPEnsemble
+from .zero_cost_warmup import ZeroCostWarmup, warmup_setting
 
 ACQUISITIONS = ("its", "ucb")
 PREDICTORS = ("numpy", "sklearn")
@@ -198,12 +204,13 @@ class Bananas(Optimizer):
         "predictor": Setting(str, "how the ensemble is trained: numpy (one batched network, the default) or "
                                   "sklearn (one MLPRegressor per member, the reference); the same algorithm",
                              choices=PREDICTORS),
+        "zero_cost_warmup": warmup_setting("the num_init initial samples (at least num_init)"),
     }
 
     def __init__(self, space, seed=0, *, num_init: int = 10, retrain_every: int = 10, num_candidates: int = 100,
                  num_parents: int = 2, ensemble_size: int = 5, acquisition: str = "its", ucb_beta: float = 0.5,
                  epochs: int = 200, warm_steps: int | None = 40, batch_size: int = 200,
-                 encoding: str | None = None, predictor: str = "numpy"):
+                 encoding: str | None = None, predictor: str = "numpy", zero_cost_warmup: int = 0):
         super().__init__(space, seed)
         self.encoding = encoding if encoding is not None else _supported_encoding(space)
         _mlp_class()
@@ -230,8 +237,18 @@ class Bananas(Optimizer):
         self.ensemble: PredictorEnsemble | None = None
         self.trained_on = 0
         self.proposals: list = []
+        self.zero_cost_warmup = zero_cost_warmup
+        self._warmup = ZeroCostWarmup(space, self.rng, zero_cost_warmup, num_init, self.name) \
+            if zero_cost_warmup else None
 
     def _ask(self, number: int) -> Trial:
+        if self._warmup is not None:
+            trial = self._warmup.ask(number)
+            if trial is not None:
+                if trial.fidelity is None:  # one of the chosen, to train
+                    self.seen.add(self.space.identity(trial.arch))
+                return trial
+            number -= self.zero_cost_warmup  # the warm-up's proxies are not initial samples
         if number < self.num_init or not self.accuracies:
             arch = self.space.sample(self.rng)
         else:
@@ -247,7 +264,7 @@ class Bananas(Optimizer):
         return Trial(arch)
 
     def _tell(self, trial: Trial, observation: Observation) -> None:
-        if not observation.valid:
+        if not observation.valid or (self._warmup is not None and self._warmup.tell(trial, observation)):
             return
         encoding = np.asarray(self.space.encode(trial.arch, self.encoding), dtype=np.float32)
         count = len(self.accuracies)

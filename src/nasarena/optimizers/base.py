@@ -74,6 +74,10 @@ class Observation:
     constraint (e.g. latency <= L ms on a device) is violated: a constrained optimizer never
     prefers such an architecture to a feasible one. The runner fills both; neither ever holds a
     test value.
+
+    ``proxy_score`` answers a trial at fidelity 0 (``nasarena.benchmarks.zero_cost.ZERO_COST``):
+    the zero-cost proxy's value of the untrained network, whose ``valid_accuracy`` is NaN. Only an
+    optimizer that asks for fidelity 0 is told one; every other observation has NaN.
     """
 
     valid_accuracy: float
@@ -81,6 +85,7 @@ class Observation:
     valid: bool = True
     objectives: tuple[float, ...] = ()
     feasible: bool = True
+    proxy_score: float = float("nan")
 
     @classmethod
     def from_fields(cls, valid_accuracy: float, cost_seconds: float, valid: bool,

@@ -7,6 +7,9 @@ drawn uniformly and changed, Supplement S2) unless ``mutation="rate"`` asks for 
 one of its Fig. 8 (middle), with ``mutation_rate``. Regularized evolution removes the *oldest*
 member when the population is full; the non-regularized variant removes the *worst*.
 
+``zero_cost_warmup=N`` starts from the best ``population_size`` of ``N`` random architectures by the
+benchmark's zero-cost proxy instead of random ones (Abdelfattah et al. 2021; :mod:`.zero_cost_warmup`).
+
 Constrained mode: a result told ``feasible=False`` (the run's constraint violated) ranks below
 every feasible member in tournaments (and removals), so it never becomes a parent when a
 feasible member is drawn; with every result feasible the trajectory is unchanged bit for bit.
@@ -22,6 +25,7 @@ import numpy as np
 from ..spaces.protocol import sample_many
 from ..uniforms import UniformStream
 from .base import Observation, Optimizer, Setting, Trial
+from .zero_cost_warmup import ZeroCostWarmup, warmup_setting
 
 #: Mutation rules: the NB101 paper's single edit (the default) and the rate-based one.
 MUTATIONS = ("paper", "rate")
@@ -57,10 +61,12 @@ class _Evolution(Optimizer):
         "encoding": Setting(str, "'fixed': the 7-vertex encoding; 'variable_size': the number of vertices is a "
                             "parameter the paper's mutation also changes (anytime paper, setup VS)",
                             choices=ENCODINGS),
+        "zero_cost_warmup": warmup_setting("the initial population (at least population_size)"),
     }
 
     def __init__(self, space, seed=0, *, population_size: int = 100, tournament_size: int = 10,
-                 mutation_rate: float = 1.0, mutation: str = "paper", encoding: str = "fixed"):
+                 mutation_rate: float = 1.0, mutation: str = "paper", encoding: str = "fixed",
+                 zero_cost_warmup: int = 0):
         super().__init__(space, seed)
         if not 1 <= tournament_size <= population_size:
             raise ValueError(f"tournament_size must be in 1..population_size, got {tournament_size}")
@@ -92,8 +98,16 @@ class _Evolution(Optimizer):
         self._uniforms = UniformStream(self.rng)
         self._mutate = (space.mutate_variable_size if encoding == "variable_size"
                         else mutation_of(space, mutation, mutation_rate))
+        self.zero_cost_warmup = zero_cost_warmup
+        self._warmup = ZeroCostWarmup(space, self.rng, zero_cost_warmup, population_size, self.name) \
+            if zero_cost_warmup else None
 
     def _ask(self, number: int) -> Trial:
+        if self._warmup is not None:
+            trial = self._warmup.ask(number)
+            if trial is not None:
+                return trial
+            number -= self.zero_cost_warmup  # the warm-up's proxies are not population members
         if number < self.population_size or len(self.population) == 0:
             if not self._initial:  # the samples until the population is full, drawn as one batch
                 self._initial = sample_many(self.space, self.rng, max(self.population_size - number, 1))[::-1]
@@ -104,7 +118,7 @@ class _Evolution(Optimizer):
         return Trial.from_fields(self._mutate(parent, self._uniforms), None, number)
 
     def _tell(self, trial: Trial, observation: Observation) -> None:
-        if not observation.valid:
+        if not observation.valid or (self._warmup is not None and self._warmup.tell(trial, observation)):
             return
         population, accuracies, accuracy = self.population, self.accuracies, observation.valid_accuracy
         if not observation.feasible:  # constrained: below every feasible member (accuracies are in [0, 1])

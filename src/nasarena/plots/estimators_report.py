@@ -24,13 +24,15 @@ QUALITY = (("kendall", "Kendall tau (all)"), ("precision_top10", "top-10 % preci
 
 def comparison_rows(metrics: pd.DataFrame, ks: Sequence[int]) -> tuple[list[str], list[list[object]]]:
     """Header and rows of one comparison as text (a1(k) beside its random baseline, seconds, cost)."""
-    header = [name for name, _ in COLUMNS] + [f"a1({k}) / random" for k in ks] + ["s / architecture", "cost"]
+    header = [name for name, _ in COLUMNS] + [f"a1({k}) / random" for k in ks] + ["s / architecture", "cost",
+                                                                                  "published |Spearman|"]
     rows = []
     for _, row in metrics.iterrows():
         cells: list[object] = [row["estimator"], row["kind"], int(row["n"])]
         cells += [f"{row[column]:+.3f}" for _, column in COLUMNS[3:7]] + [f"{row['precision_top10']:.3f}"]
         cells += [f"{row[f'a1@{k}']:.2f} / {row[f'random@{k}']:.3f}" for k in ks]
-        cells += [format_seconds(row["seconds"]), row["cost"]]
+        published = row.get("published_spearman", float("nan"))
+        cells += [format_seconds(row["seconds"]), row["cost"], "" if not np.isfinite(published) else f"{published:.3f}"]
         rows.append(cells)
     return header, rows
 

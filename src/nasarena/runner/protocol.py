@@ -14,6 +14,12 @@ evaluated once. Proposed again, it is answered from the cache: the optimizer is 
 result, the clock does not move, and it is no evaluation, so it writes no trajectory row and
 does not count towards ``Budget.evaluations``. Only new architectures spend the budget, so a
 cached run ends on its simulated time like any other, however often its search repeats itself.
+
+A zero-cost proxy is fidelity 0 (``ZERO_COST``, :mod:`nasarena.benchmarks.zero_cost`): an
+optimizer asks for it like any fidelity, the worker is busy for the proxy's measured seconds,
+and the optimizer is told the score (``Observation.proxy_score``, NaN accuracy). Like a cached
+answer it is no evaluation: no trajectory row, never the incumbent, not counted by
+``Budget.evaluations``; unlike one, its cost moves the clock.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from ..benchmarks.protocol import InvalidArchitectureError
+from ..benchmarks.zero_cost import ZERO_COST
 from ..errors import InvalidSettingError
 from ..io.fingerprint import settings_fingerprint
 from ..optimizers.base import Observation, Optimizer
@@ -39,6 +46,10 @@ MAX_CONSECUTIVE_INVALID = 100_000
 #: re-proposes evaluated architectures never moves the clock, and the run would never end. The
 #: longest streak measured in cached preset runs (RE, irace; nb101-noisy) was about 104,000.
 MAX_CONSECUTIVE_CACHED = 10_000_000
+#: Zero-cost answers in a row after which a run is refused: they cost little simulated time, and an
+#: optimizer that asks for nothing else would run through an evaluations-only budget forever.
+#: The zero-cost warm-up asks for a few thousand (Abdelfattah et al. score 3,000 architectures).
+MAX_CONSECUTIVE_ZERO_COST = 1_000_000
 #: What caching means, written into the settings hash of cached runs only (issue 29): runs made
 #: when a cached answer still counted as an evaluation never share a results file with these.
 CACHING_SEMANTICS = "each architecture and fidelity evaluated once; repeats answered from the cache, uncounted"
@@ -185,7 +196,7 @@ def run(
     clock = OptimizerClock(exact=charge)
     read = clock.read
     cache: dict = {}  # (identity, fidelity) -> (result, time the result is known)
-    events: list = []  # (finish time, sequence, worker, trial, result, identity, cached)
+    events: list = []  # (finish time, sequence, worker, trial, result, identity, answer kind: see below)
     sequence = 0
     started = 0
     optimizer_ns = 0  # the optimizer's time so far, on the clock's scale (see .clock)
@@ -193,10 +204,11 @@ def run(
     incumbent: tuple[float, str, float] | None = None  # (validation accuracy, id, regret)
 
     cached_in_row = 0  # cached answers since the last evaluation
+    proxies_in_row = 0  # zero-cost answers since the last evaluation
 
     def start_next(worker: int, now: float) -> None:
         """Ask until a proposal is evaluated (or answered from the cache) and queue its result."""
-        nonlocal sequence, started, optimizer_ns, cached_in_row
+        nonlocal sequence, started, optimizer_ns, cached_in_row, proxies_in_row
         invalid = 0
         while now < seconds_limit and started < evaluation_limit:
             before = read()
@@ -225,19 +237,34 @@ def run(
                     raise InvalidSettingError(
                         f"caching: {optimizer.name} proposed only architectures it had evaluated, {cached_in_row:,} "
                         f"times in a row, so the simulated clock stood still at {now:.4g} s; run it without caching")
-                heapq.heappush(events, (max(now, known[1]), sequence, worker, trial, known[0], identity, True))
+                kind = _PROXY if trial.fidelity == ZERO_COST else _CACHED
+                heapq.heappush(events, (max(now, known[1]), sequence, worker, trial, known[0], identity, kind))
                 return
-            cached_in_row = 0
-            started += 1
             if caching:
                 cache[identity, trial.fidelity] = (result, now + result.cost_seconds)
-            heapq.heappush(events, (now + result.cost_seconds, sequence, worker, trial, result, identity, False))
+            cached_in_row = 0
+            if trial.fidelity == ZERO_COST:
+                proxies_in_row += 1
+                if proxies_in_row > MAX_CONSECUTIVE_ZERO_COST:
+                    raise InvalidSettingError(f"{optimizer.name} asked for {proxies_in_row:,} zero-cost proxies in a "
+                                              "row without a training evaluation")
+                heapq.heappush(events, (now + result.cost_seconds, sequence, worker, trial, result, identity, _PROXY))
+                return
+            proxies_in_row = 0
+            started += 1
+            heapq.heappush(events, (now + result.cost_seconds, sequence, worker, trial, result, identity, _EVALUATED))
             return
 
     for worker in range(settings.n_workers):
         start_next(worker, 0.0)
     while events:
-        finish, _, worker, trial, result, identity, cached = heapq.heappop(events)
+        finish, _, worker, trial, result, identity, kind = heapq.heappop(events)
+        if kind == _PROXY:  # told the score; nothing to record
+            before = read()
+            tell(trial, Observation(math.nan, result.cost_seconds, True, proxy_score=result.proxy_score))
+            optimizer_ns += read() - before
+            start_next(worker, finish)
+            continue
         if scoring is None:
             before = read()
             tell(trial, observe(result.valid_accuracy, result.cost_seconds, True))
@@ -252,7 +279,7 @@ def run(
             finish += (after - before) * 1e-9
         elif after >= clock.next_sync:
             clock.sync(optimizer_ns, after)
-        if cached:  # no evaluation: nothing new to record
+        if kind == _CACHED:  # no evaluation: nothing new to record
             start_next(worker, finish)
             continue
         if scoring is not None:
@@ -275,6 +302,9 @@ def run(
         _add_scored_columns(frame, scoring, scored)
     return frame
 
+
+#: What an event answers: a new evaluation, a cached repeat of one, a zero-cost proxy.
+_EVALUATED, _CACHED, _PROXY = 0, 1, 2
 
 #: The incumbent columns of a constrained run before its first feasible evaluation.
 _NO_INCUMBENT = (math.nan, None, math.nan)
