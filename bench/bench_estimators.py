@@ -78,11 +78,15 @@ def embed(table: Path) -> None:
                             check=False).stdout.strip() or "unknown"
     cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
                 if line.startswith("model name")), platform.processor() or "unknown")
-    sample = (f"a seeded sample (seed {settings['seed']}) of {settings['sample']:,} unique architectures (one cell per "
-              "class of the benchmark's de-duplication)" if settings["unique"] else f"{settings['sample']} cells")
+    if settings["sample"] is None:
+        sample, option = "every unique architecture (one cell per class of the benchmark's de-duplication)", ""
+    else:
+        sample = (f"a seeded sample (seed {settings['seed']}) of {settings['sample']:,} unique architectures (one cell "
+                  "per class of the benchmark's de-duplication)")
+        option = f" --sample {settings['sample']}"
     complete = "" if settings["complete"] else f", stopped after {len(frame):,} of them (a uniform subsample)"
     provenance = (f"computed by `nasarena estimators compute --space nb201 --proxies {','.join(settings['proxies'])} "
-                  f"--unique --sample {settings['sample']} --seed {settings['seed']} --jobs 1` (nasarena "
+                  f"--unique{option} --seed {settings['seed']} --jobs 1` (nasarena "
                   f"{nasarena.__version__}, commit {commit}; torch {torch.__version__}; CPU {cpu}, one thread): "
                   f"{sample}{complete}; CIFAR-10 networks at full size, {settings['image_size']}x"
                   f"{settings['image_size']} input; synflow reads one all-ones image (float64), params and flops "

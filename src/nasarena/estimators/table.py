@@ -109,9 +109,12 @@ def _rows_within(owner, benchmark: str) -> np.ndarray:
 
     bench = load(benchmark)
     positions = getattr(bench, "positions", None)
-    if bench.space.name != owner.name or positions is None:
-        raise InvalidSettingError(f"--within {benchmark}: a table of {owner.name} cells draws from a benchmark over a "
-                                  f"subset of the {owner.name} space (e.g. nb101-slice); {benchmark} is not one")
+    if bench.space.name != owner.name:
+        raise InvalidSettingError(f"--within {benchmark}: its cells are {bench.space.name} cells, the table's are "
+                                  f"{owner.name} cells")
+    if positions is None:
+        raise InvalidSettingError(f"--within {benchmark}: a table draws from a benchmark over a subset of the "
+                                  f"{owner.name} space (e.g. nb101-slice); {benchmark} holds all of it")
     return np.asarray(positions, dtype=np.int64)
 
 
