@@ -61,7 +61,8 @@ def summary(name: str, frame, benchmark_name: str) -> None:
 
 
 def embed(table: Path) -> None:
-    """Ship a computed NB201 table as the package's embedded table, with its provenance."""
+    """Ship a computed NB201 or NB101 table as the package's embedded table of its space, with its
+    provenance."""
     import platform
     import subprocess
 
@@ -74,24 +75,25 @@ def embed(table: Path) -> None:
 
     settings = read_settings(table)
     frame = pd.read_parquet(table)
+    space = settings["space"]
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                             check=False).stdout.strip() or "unknown"
     cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
                 if line.startswith("model name")), platform.processor() or "unknown")
-    if settings["sample"] is None:
-        sample, option = "every unique architecture (one cell per class of the benchmark's de-duplication)", ""
-    else:
-        sample = (f"a seeded sample (seed {settings['seed']}) of {settings['sample']:,} unique architectures (one cell "
-                  "per class of the benchmark's de-duplication)")
-        option = f" --sample {settings['sample']}"
+    options = "".join([" --unique" if settings["unique"] else "",
+                       f" --within {settings['within']}" if settings.get("within") else "",
+                       f" --sample {settings['sample']}" if settings["sample"] is not None else ""])
+    cells = ("unique architectures (one cell per class of the benchmark's de-duplication)" if settings["unique"]
+             else f"cells of {settings['within']}" if settings.get("within") else "cells")
+    sample = (f"every one of the {cells}" if settings["sample"] is None
+              else f"a seeded sample (seed {settings['seed']}) of {settings['sample']:,} {cells}")
     complete = "" if settings["complete"] else f", stopped after {len(frame):,} of them (a uniform subsample)"
-    provenance = (f"computed by `nasarena estimators compute --space nb201 --proxies {','.join(settings['proxies'])} "
-                  f"--unique{option} --seed {settings['seed']} --jobs 1` (nasarena "
-                  f"{nasarena.__version__}, commit {commit}; torch {torch.__version__}; CPU {cpu}, one thread): "
-                  f"{sample}{complete}; CIFAR-10 networks at full size, {settings['image_size']}x"
-                  f"{settings['image_size']} input; synflow reads one all-ones image (float64), params and flops "
-                  "no data; seconds measured on that CPU while other jobs shared it")
-    entry = save_embedded_table("nb201", frame, settings, provenance)
+    provenance = (f"computed by `nasarena estimators compute --space {space} --proxies {','.join(settings['proxies'])}"
+                  f"{options} --seed {settings['seed']} --jobs 1` (nasarena {nasarena.__version__}, commit {commit}; "
+                  f"torch {torch.__version__}; CPU {cpu}, one thread): {sample}{complete}; CIFAR-10 networks at full "
+                  f"size, {settings['image_size']}x{settings['image_size']} input; synflow reads one all-ones image "
+                  "(float64), params and flops no data; seconds measured on that CPU while other jobs shared it")
+    entry = save_embedded_table(space, frame, settings, provenance)
     print(f"{entry.name}: {len(frame):,} rows, {entry.size:,} bytes, sha256 {entry.sha256}\n{provenance}")
 
 

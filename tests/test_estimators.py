@@ -365,5 +365,10 @@ def test_evaluate_puts_every_estimator_side_by_side_on_the_embedded_table(tmp_pa
     page = (out / "report.html").read_text()
     assert "Quality against cost" in page and "data:image/png;base64," in page
     assert (out / "figures" / "quality-vs-cost.pdf").is_file()
-    refused = CliRunner().invoke(app, ["estimators", "evaluate", "--benchmarks", "nb101-lite", "--no-surrogate"])
+    refused = CliRunner().invoke(app, ["estimators", "evaluate", "--benchmarks", "nb201-cifar10,nb101-lite",
+                                       "--no-surrogate"])
     assert refused.exit_code == 2 and "error:" in refused.output
+    # alone, an NB101 benchmark judges the embedded NB101 table, beside its lower fidelities where it has them
+    nb101 = CliRunner().invoke(app, ["estimators", "evaluate", "--benchmarks", "nb101-slice", "--ks", "10"])
+    assert nb101.exit_code == 0, nb101.output
+    assert "500 architectures of nb101 (the embedded table" in nb101.output and "train-36ep" in nb101.output

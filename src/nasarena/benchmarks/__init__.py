@@ -3,5 +3,6 @@
 from .protocol import Benchmark, Description
 from .registry import available, benchmark
 from .result import BatchResult, Result
+from .zero_cost import ZERO_COST
 
-__all__ = ["BatchResult", "Benchmark", "Description", "Result", "available", "benchmark"]
+__all__ = ["ZERO_COST", "BatchResult", "Benchmark", "Description", "Result", "available", "benchmark"]

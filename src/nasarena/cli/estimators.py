@@ -66,7 +66,7 @@ def compute(
 @app.command()
 def evaluate(
     table: Path = typer.Option(None, help="A table of `nasarena estimators compute` (Parquet; default: the embedded "
-                                          "NB201 CIFAR-10 table)."),
+                                          "table of the benchmarks' space, NB201 or NB101)."),
     benchmark: str = typer.Option("nb201-cifar10", "--benchmarks", help="Tabular benchmarks of the table's space giving the true "
                                                         "accuracies, comma-separated, e.g. nb201-cifar10,nb201-cifar100,"
                                                         "nb201-imagenet16-120 (same proxies, other labels) or "
@@ -90,10 +90,10 @@ def evaluate(
     from ..estimators.published import NOTE as PUBLISHED_NOTE
 
     thresholds = _thresholds(ks)
-    frame, settings, origin = _table(table)
     benchmarks = vocabulary.split(benchmark)
     if not benchmarks:
         raise InvalidSettingError("--benchmarks: name at least one benchmark, e.g. nb201-cifar10")
+    frame, settings, origin = _table(table, benchmarks[0])
     # the space's own comparison (NB201: short training, the embedded supernet, the surrogate), else the proxies alone
     comparison = _estimator_comparison(settings["space"])
     results: dict[str, pd.DataFrame] = {}
@@ -143,16 +143,18 @@ def _thresholds(ks: str) -> list[int]:
         raise InvalidSettingError(f"--ks {ks!r}: whole numbers, comma-separated, e.g. 5,10,50") from None
 
 
-def _table(table: Path | None):
-    """The table to evaluate, its settings and the words for where it comes from."""
+def _table(table: Path | None, benchmark: str):
+    """The table to evaluate (without ``table``: the embedded one of ``benchmark``'s space), its
+    settings and the words for where it comes from."""
     import pandas as pd
 
+    from ..benchmarks import benchmark as load
     from ..errors import InvalidSettingError
     from ..estimators.embedded import embedded_table
     from ..estimators.table import read_settings
 
     if table is None:
-        frame = embedded_table("nb201")
+        frame = embedded_table(load(benchmark).space.name)
         return frame, frame.attrs["settings"], "the embedded table"
     settings = read_settings(table) if table.is_file() else None
     if settings is None:

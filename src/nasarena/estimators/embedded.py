@@ -1,7 +1,9 @@
-"""The embedded proxy table shipped as package data: cheap proxies of a seeded NB201 sample.
+"""The embedded proxy tables shipped as package data: cheap proxies of NB201 and NB101 cells.
 
-``nasarena estimators compute`` writes a Parquet table (:mod:`.table`); the package ships one of
-them in a compact form (``NB201_PROXIES_FILE`` in :mod:`nasarena.io.packaged`, checksummed by the
+``nasarena estimators compute`` writes a Parquet table (:mod:`.table`); the package ships one per
+space in a compact form (NB201: every unique architecture; NB101: a seeded sample of the cells
+with real accuracies at 4 to 108 epochs; ``NB201_PROXIES_FILE`` and ``NB101_PROXIES_FILE`` in
+:mod:`nasarena.io.packaged`, checksummed by the
 manifest, whose provenance says how it was computed): the rows of the architectures, each
 proxy's value (float64) and measured seconds (float32), and the settings of the computation as
 JSON. :func:`embedded_table` reads it back as the same columns a computed table has, so every
@@ -17,10 +19,10 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InvalidSettingError
-from ..io.packaged import NB201_PROXIES_FILE, load_arrays, save_arrays
+from ..io.packaged import NB101_PROXIES_FILE, NB201_PROXIES_FILE, load_arrays, save_arrays
 
 #: The embedded table of each space that has one.
-EMBEDDED = {"nb201": NB201_PROXIES_FILE}
+EMBEDDED = {"nb201": NB201_PROXIES_FILE, "nb101": NB101_PROXIES_FILE}
 
 
 def embedded_table(space: str = "nb201", directory: Path | None = None) -> pd.DataFrame:

@@ -31,9 +31,10 @@ NB201_FILE = "nb201.npz.xz"  # the NB201 tables
 NB201_GDAS_SUPERNET_FILE = "nb201-gdas-supernet.npz.xz"  # GDAS supernet records on NB201
 NB201_LATENCY_FILE = "nb201-latency.npz.xz"  # measured latency of every NB201 cell on 27 device settings
 FBNET_LATENCY_FILE = "fbnet-latency-table.npz"  # the additive FBNet latency model fitted per device setting
-NB201_PROXIES_FILE = "nb201-proxies-cifar10.npz.xz"  # cheap zero-cost proxies of a seeded NB201 sample
+NB201_PROXIES_FILE = "nb201-proxies-cifar10.npz.xz"  # cheap zero-cost proxies of every unique NB201 architecture
+NB101_PROXIES_FILE = "nb101-proxies-cifar10.npz.xz"  # cheap zero-cost proxies of a seeded sample of NB101 slice cells
 PACKAGED_FILES = (LITE_FILE, TRIPLES_FILE, CELLS_FILE, LOOKUP_FILE, NB201_FILE, NB201_GDAS_SUPERNET_FILE,
-                  NB201_LATENCY_FILE, FBNET_LATENCY_FILE, NB201_PROXIES_FILE)
+                  NB201_LATENCY_FILE, FBNET_LATENCY_FILE, NB201_PROXIES_FILE, NB101_PROXIES_FILE)
 
 
 class DataIntegrityError(DataFileError, RuntimeError):

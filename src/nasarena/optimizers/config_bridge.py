@@ -13,10 +13,31 @@ have no Optuna counterpart and are rejected when the bridge is built.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import warnings
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
+
+from ..errors import import_extra
+
+
+def quiet_optuna(purpose: str):
+    """Optuna, imported for ``purpose`` (without the ``[optimizers]`` extra: a clear error naming
+    it), its per-trial INFO logging silenced: an experiment runs thousands of trials."""
+    optuna = import_extra("optuna", purpose)
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    return optuna
+
+
+@contextlib.contextmanager
+def experimental_features(optuna) -> Iterator[None]:
+    """Optuna's ExperimentalWarning silenced: the samplers' options nasarena relies on (constraints,
+    grouped multivariate TPE) are marked experimental in Optuna."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        yield
 
 
 @dataclass(frozen=True)

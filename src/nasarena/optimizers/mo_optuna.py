@@ -15,11 +15,9 @@ samplers' ``constraints_func`` that Optuna 3 and 4 need. Optuna is imported only
 
 from __future__ import annotations
 
-import warnings
-
 from ..errors import InvalidSettingError, import_extra
 from .base import Observation, Optimizer, Setting, Trial, objectives_of
-from .config_bridge import OptunaBridge
+from .config_bridge import OptunaBridge, experimental_features, quiet_optuna
 
 #: The user attribute (Optuna 3, 4) or constraint name (Optuna 5) carrying the constraint (<= 0: feasible).
 CONSTRAINT = "nasarena_constraint"
@@ -82,13 +80,11 @@ class NSGA2Optuna(_OptunaMultiObjective):
     def __init__(self, space, seed=0, *, n_objectives: int = 2, population_size: int = 50,
                  encoding: str = "categorical"):
         super().__init__(space, seed)
-        optuna = import_extra("optuna", "the nsga2-optuna optimizer")
-        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        optuna = quiet_optuna("the nsga2-optuna optimizer")
         self.n_objectives = n_objectives
         self.population_size = population_size
         self.encoding = encoding
-        with warnings.catch_warnings():  # constraints_func is experimental in Optuna
-            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        with experimental_features(optuna):  # constraints_func
             sampler = optuna.samplers.NSGAIISampler(population_size=population_size,
                                                     seed=int(self.rng.integers(2**31)),
                                                     constraints_func=_constraints_func(optuna))
@@ -105,13 +101,11 @@ class MOTPEOptuna(_OptunaMultiObjective):
     def __init__(self, space, seed=0, *, n_objectives: int = 2, n_startup_trials: int = 10,
                  encoding: str = "categorical"):
         super().__init__(space, seed)
-        optuna = import_extra("optuna", "the motpe-optuna optimizer")
-        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        optuna = quiet_optuna("the motpe-optuna optimizer")
         self.n_objectives = n_objectives
         self.n_startup_trials = n_startup_trials
         self.encoding = encoding
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        with experimental_features(optuna):  # constraints_func
             sampler = optuna.samplers.TPESampler(seed=int(self.rng.integers(2**31)), n_startup_trials=n_startup_trials,
                                                  constant_liar=True, constraints_func=_constraints_func(optuna))
         self._start(n_objectives, encoding, sampler)

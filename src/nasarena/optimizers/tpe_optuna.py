@@ -15,11 +15,8 @@ code; Optuna is imported only when a TPE optimizer is built.
 
 from __future__ import annotations
 
-import warnings
-
-from ..errors import import_extra
 from .base import Observation, Optimizer, Setting, Trial
-from .config_bridge import OptunaBridge
+from .config_bridge import OptunaBridge, experimental_features, quiet_optuna
 from .tpe import TPE
 
 
@@ -35,15 +32,12 @@ class TPEOptuna(Optimizer):
     def __init__(self, space, seed=0, *, n_startup_trials: int = 10, multivariate: bool = False,
                  encoding: str = "categorical"):
         super().__init__(space, seed)
-        optuna = import_extra("optuna", "the tpe-optuna optimizer")
-        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        optuna = quiet_optuna("the tpe-optuna optimizer")
         self.n_startup_trials = n_startup_trials
         self.multivariate = multivariate
         self.encoding = encoding
         self.bridge = OptunaBridge(space.config_space(encoding))
-        with warnings.catch_warnings():
-            # group=True is experimental in Optuna; it is what makes multivariate TPE handle conditions
-            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        with experimental_features(optuna):  # group=True: what makes multivariate TPE handle conditions
             sampler = optuna.samplers.TPESampler(seed=int(self.rng.integers(2**31)), n_startup_trials=n_startup_trials,
                                                  multivariate=multivariate,
                                                  group=multivariate and self.bridge.conditional,
