@@ -85,7 +85,7 @@ def embed(table: Path) -> None:
                        f" --sample {settings['sample']}" if settings["sample"] is not None else ""])
     cells = ("unique architectures (one cell per class of the benchmark's de-duplication)" if settings["unique"]
              else f"cells of {settings['within']}" if settings.get("within") else "cells")
-    sample = (f"every one of the {cells}" if settings["sample"] is None
+    sample = (f"all {len(frame):,} {cells}" if settings["sample"] is None
               else f"a seeded sample (seed {settings['seed']}) of {settings['sample']:,} {cells}")
     complete = "" if settings["complete"] else f", stopped after {len(frame):,} of them (a uniform subsample)"
     provenance = (f"computed by `nasarena estimators compute --space {space} --proxies {','.join(settings['proxies'])}"

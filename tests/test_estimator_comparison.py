@@ -53,3 +53,22 @@ def test_published_values_are_abdelfattahs_and_synflow_on_the_embedded_table_rep
     # the same proxy on a sample of unique cells, against validation instead of test accuracy
     assert metrics.loc["synflow", "spearman"] == pytest.approx(0.737, abs=0.03)
     assert np.isnan(metrics.loc["train-12ep", "published_spearman"])
+
+
+def test_the_embedded_nb101_table_is_a_seeded_slice_sample_whose_rows_recompute():
+    import hashlib
+
+    from nasarena.estimators import compute_proxies, embedded_table
+    from nasarena.io.packaged import NB101_PROXIES_FILE, data_dir, read_manifest
+
+    entry = read_manifest()[NB101_PROXIES_FILE]
+    assert hashlib.sha256((data_dir() / NB101_PROXIES_FILE).read_bytes()).hexdigest() == entry.sha256
+    assert "--within nb101-slice --sample 500 --seed 0" in entry.provenance and "torch" in entry.provenance
+    frame = embedded_table("nb101")
+    settings = frame.attrs["settings"]
+    assert settings["within"] == "nb101-slice" and settings["sample"] == 500 and len(frame) == 500
+    assert [text for text, _ in plan("nb101", 500, 0, within="nb101-slice")] == frame["arch"].tolist()
+    stored = frame.iloc[int(np.random.default_rng(0).integers(len(frame)))]
+    result = compute_proxies("nb101", stored["arch"], settings["proxies"], seed=settings["seed"])
+    assert result.values["params"] == stored["params"] and result.values["flops"] == stored["flops"]
+    assert result.values["synflow"] == pytest.approx(stored["synflow"], rel=1e-9)
