@@ -21,12 +21,13 @@ baselines and synflow under 0.3; docs/estimators.md has the table), so the whole
 about 76 CPU-hours and the defaults (3,000 NB201 + 500 NB101 cells) most of a day on 2 cores: the
 GPU run is the intended one. Not yet run to the end here.
 
-The embedded table (``nasarena.estimators.embedded_table("nb201")``) is the cheap part of it:
-params, flops and synflow of a seeded sample of 3,000 unique NB201 architectures (``--unique``:
-one cell per class of the benchmark's de-duplication), computed on this CPU with
-``nasarena estimators compute --space nb201 --proxies params,flops,synflow --unique --sample 3000
---seed 0 --jobs 1 --out TABLE`` and shipped with ``embed TABLE``, which records how it was
-computed (nasarena version and commit, seed, torch version, CPU) in the manifest.
+The embedded tables (``nasarena.estimators.embedded_table("nb201")`` and ``("nb101")``) are the cheap
+part: params, flops and synflow of all 6,466 unique NB201 architectures (``nasarena estimators
+compute --space nb201 --proxies params,flops,synflow --unique --seed 0 --jobs 1 --out TABLE``) and
+of 500 seeded nb101-slice cells (``--space nb101 --within nb101-slice --sample 500``), shipped with
+``embed TABLE``, which records how each was computed (nasarena version and commit, seed, torch
+version, CPU) in the manifest. All ten NB201 proxies on 888 seeded unique architectures (stopped
+from 1,000; 2 workers, 1.7 hours) are in docs/estimators.md beside the published values.
 """
 
 from __future__ import annotations

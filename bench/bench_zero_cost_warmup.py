@@ -14,6 +14,14 @@ BANANAS its defaults, the warm-up choosing its 10 initial samples (the paper war
 predictor-based search, whose protocol it does not publish). Printed per optimizer: the median
 test regret at three budgets, with and without, and the Wilcoxon signed-rank p over seeds
 (paired by seed), and the trained architectures per run.
+
+Measured 2026-11-27 (50 seeds, synflow over 3,000, about 2 CPU minutes): median [mean] test regret %,
+without -> with the warm-up:
+
+    re       2e4 s 1.20 -> 0.35 [1.28 -> 0.43] p 9e-12; 1e5 s 0.60 -> 0.08 [0.64 -> 0.13] p 1e-9;
+             3e5 s 0.25 -> 0.01 [0.28 -> 0.08] p 2e-5; trained per run 134 -> 83
+    bananas  2e4 s 1.15 -> 0.35 [1.26 -> 0.43] p 2e-8; 1e5 s 0.48 -> 0.01 [0.42 -> 0.08] p 9e-7;
+             3e5 s 0.00 -> 0.00 [0.14 -> 0.00] p 0.002; trained per run 92 -> 79
 """
 
 from __future__ import annotations
@@ -61,8 +69,8 @@ def report(results: pd.DataFrame, planned: list) -> None:
     warm_of = {spec.settings_hash: dict(spec.optimizer_settings).get("zero_cost_warmup", 0) for spec in planned}
     table = regret_at(results, CHECKPOINTS)
     table["warmup"] = table["settings_hash"].map(warm_of)
-    print(f"{BENCHMARK}: median test regret (%) of the incumbent at each budget, over seeds; p: Wilcoxon signed-rank, "
-          "paired by seed")
+    print(f"{BENCHMARK}: median [mean] test regret (%) of the incumbent at each budget, over seeds; p: Wilcoxon "
+          "signed-rank, paired by seed")
     for optimizer, runs in table.groupby("optimizer"):
         without = runs[runs["warmup"] == 0].set_index("seed")
         warmed = runs[runs["warmup"] > 0].set_index("seed")
@@ -72,7 +80,8 @@ def report(results: pd.DataFrame, planned: list) -> None:
             a, b = without.loc[seeds, time].to_numpy(), warmed.loc[seeds, time].to_numpy()
             both = np.isfinite(a) & np.isfinite(b)
             p = wilcoxon(a[both], b[both]).pvalue if both.sum() > 0 and np.any(a[both] != b[both]) else float("nan")
-            cells.append(f"@{time:.0e} s: {np.nanmedian(a) * 100:.2f} -> {np.nanmedian(b) * 100:.2f} (p {p:.2g}"
+            cells.append(f"@{time:.0e} s: {np.nanmedian(a) * 100:.2f} -> {np.nanmedian(b) * 100:.2f} "
+                         f"[means {np.nanmean(a) * 100:.3f} -> {np.nanmean(b) * 100:.3f}] (p {p:.2g}"
                          f"{'' if both.all() else f', {int((~both).sum())} runs not started'})")
         print(f"  {optimizer} ({len(seeds)} seeds; trained per run {without.loc[seeds, 'trained'].median():.0f} -> "
               f"{warmed.loc[seeds, 'trained'].median():.0f}): " + "; ".join(cells))
