@@ -7,6 +7,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+#: ``proxy_score`` of every result at a training fidelity: one NaN object, so that results built
+#: by the constructor and by :meth:`Result.from_fields` compare equal.
+NO_PROXY_SCORE = float("nan")
+
 
 @dataclass(frozen=True)
 class Result:
@@ -31,7 +35,7 @@ class Result:
     trial: int = 0
     halfway: bool = False
     modelled: frozenset[str] = field(default_factory=frozenset)
-    proxy_score: float = float("nan")
+    proxy_score: float = NO_PROXY_SCORE
 
     @classmethod
     def from_fields(cls, valid_accuracy, test_accuracy, cost_seconds, trainable_parameters, fidelity,
@@ -47,7 +51,8 @@ class Result:
         result = object.__new__(cls)
         result.__dict__.update(valid_accuracy=valid_accuracy, test_accuracy=test_accuracy, cost_seconds=cost_seconds,
                                trainable_parameters=trainable_parameters, fidelity=fidelity,
-                               train_accuracy=train_accuracy, trial=trial, halfway=halfway, modelled=modelled)
+                               train_accuracy=train_accuracy, trial=trial, halfway=halfway, modelled=modelled,
+                               proxy_score=NO_PROXY_SCORE)
         return result
 
     @classmethod

@@ -61,6 +61,11 @@ class Trial:
         return trial
 
 
+#: ``proxy_score`` of every observation but a zero-cost one: one NaN object, so that observations
+#: built by the constructor and by :meth:`Observation.from_fields` compare equal.
+NO_PROXY_SCORE = float("nan")
+
+
 @dataclass(frozen=True)
 class Observation:
     """What an optimizer may learn from an evaluation.
@@ -85,7 +90,7 @@ class Observation:
     valid: bool = True
     objectives: tuple[float, ...] = ()
     feasible: bool = True
-    proxy_score: float = float("nan")
+    proxy_score: float = NO_PROXY_SCORE
 
     @classmethod
     def from_fields(cls, valid_accuracy: float, cost_seconds: float, valid: bool,
@@ -100,6 +105,7 @@ class Observation:
         fields["valid"] = valid
         fields["objectives"] = objectives
         fields["feasible"] = feasible
+        fields["proxy_score"] = NO_PROXY_SCORE
         return observation
 
 
