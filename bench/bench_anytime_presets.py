@@ -42,7 +42,7 @@ from nasarena.analysis.trajectories import RUN_KEYS, final_results
 from nasarena.plots.backend import save_figure
 from nasarena.plots.setups import setup_boxplots
 from nasarena.runner.experiment import load_results, run_experiment
-from nasarena.runner.presets import BENCHMARK, BUDGET, PRESETS
+from nasarena.studies.anytime_presets import BENCHMARK, BUDGET, PRESETS
 
 
 def main(out: Path, seeds: int, optimizers: list[str], jobs: int, benchmarks: list[str]) -> None:

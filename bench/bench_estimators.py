@@ -8,7 +8,7 @@ Run: nice -n 10 .venv/bin/python bench/bench_estimators.py [OUT] [NB201_SAMPLE] 
     or "all" (the 6,466 of them; default 3000, the embedded table's sample); NB101_SAMPLE: NB101 cells (default 500)
   JOBS: processes, one torch thread each (default 1; on a GPU keep 1); DEVICE: auto, cpu or cuda
 
-Each table is `nasarena estimators compute` (:func:`nasarena.estimators.table.compute_table`) with
+Each table is `nasarena estimators compute` (:func:`nasarena.studies.estimator_table.compute_table`) with
 every registered proxy, seed 0, 32 x 32 CIFAR-10 from the shared tarball; an interrupted run
 resumes where it stopped. Afterwards it prints, per proxy, the mean measured seconds per
 architecture and the Spearman correlation with the mean validation accuracy over the benchmark's
@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from nasarena.estimators import PROXIES
-from nasarena.estimators.table import compute_table
+from nasarena.studies.estimator_table import compute_table
 
 
 def accuracies(benchmark_name: str, rows) -> np.ndarray:
@@ -72,7 +72,7 @@ def embed(table: Path) -> None:
 
     import nasarena
     from nasarena.estimators.embedded import save_embedded_table
-    from nasarena.estimators.table import read_settings
+    from nasarena.studies.estimator_table import read_settings
 
     settings = read_settings(table)
     frame = pd.read_parquet(table)

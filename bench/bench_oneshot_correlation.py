@@ -38,8 +38,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from nasarena.oneshot.correlation import Task, run_settings, score_task
 from nasarena.spaces.oneshot import architectures
+from nasarena.studies.oneshot_correlation import Task, run_settings, score_task
 
 
 def main() -> None:

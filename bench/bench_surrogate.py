@@ -31,7 +31,8 @@ import time
 import numpy as np
 
 from nasarena.benchmarks.surrogate import SurrogateBenchmark, load_builtin
-from nasarena.surrogates.builtin import BUILTINS, XGB_SETTINGS, nb101_lite_data
+from nasarena.studies.builtin_surrogates import nb101_lite_data
+from nasarena.surrogates.builtin import BUILTINS, XGB_SETTINGS
 from nasarena.surrogates.metrics import fit_metrics
 from nasarena.surrogates.spaces import finite_index
 

@@ -18,6 +18,7 @@ import time
 
 from nasarena.benchmarks.surrogate import ARTIFACT_SUFFIX, BUILTIN_DIRECTORY
 from nasarena.io.packaged import data_dir, record_in_manifest
+from nasarena.studies.builtin_surrogates import training_data
 from nasarena.surrogates.artifact import load, save
 from nasarena.surrogates.builtin import BUILTINS
 from nasarena.surrogates.fitting import add_prediction_table, fit_surrogate
@@ -26,7 +27,7 @@ from nasarena.surrogates.fitting import add_prediction_table, fit_surrogate
 def build(name: str, tabulate_only: bool = False) -> None:
     recipe = BUILTINS[name]
     started = time.perf_counter()
-    data, held_out = recipe.data()
+    data, held_out = training_data(name)
     if tabulate_only:
         if not recipe.settings.tabulate:
             print(f"{name}: its recipe does not tabulate; nothing to do")

@@ -140,8 +140,8 @@ def oneshot_stubs(monkeypatch):
     def run_jobs(jobs, **options):
         seen["workers"] = options["workers"]
 
-    fake_module(monkeypatch, "nasarena.oneshot.experiment", BACKENDS=("process", "ray"), plan=plan, run_jobs=run_jobs)
-    fake_module(monkeypatch, "nasarena.oneshot.regularisation", plan_study=plan)
+    fake_module(monkeypatch, "nasarena.studies.oneshot_experiment", BACKENDS=("process", "ray"), plan=plan, run_jobs=run_jobs)
+    fake_module(monkeypatch, "nasarena.studies.oneshot_regularisation", plan_study=plan)
     fake_module(monkeypatch, "nasarena.plots.oneshot_regularisation",
                 write_regularisation_report=lambda out: out / "report.html")
     return seen
@@ -182,7 +182,7 @@ def test_correlate_old_workers_reaches_the_scoring(monkeypatch, tmp_path):
     (tmp_path / "darts" / "seed-0" / "settings.json").write_text("{}")
     seen = {}
     fake_module(monkeypatch, "nasarena.oneshot.run", SETTINGS_FILE="settings.json")
-    fake_module(monkeypatch, "nasarena.oneshot.correlation", Scoring=dict, spearman_table=lambda runs: pd.DataFrame(),
+    fake_module(monkeypatch, "nasarena.studies.oneshot_correlation", Scoring=dict, spearman_table=lambda runs: pd.DataFrame(),
                 score_runs=lambda runs, scoring, **options: seen.update(options) or (0, 0.0))
     result = invoke("oneshot", "correlate", tmp_path, "--workers", "2")
     assert result.exit_code == 0, result.output
@@ -191,7 +191,7 @@ def test_correlate_old_workers_reaches_the_scoring(monkeypatch, tmp_path):
 
 
 def test_collect_old_strategy_reaches_the_collection(monkeypatch, tmp_path):
-    import nasarena.training.collection as collection
+    import nasarena.studies.collection as collection
 
     seen = {}
 

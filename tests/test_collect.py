@@ -9,7 +9,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from nasarena.errors import InvalidSettingError, OutputError, UnknownNameError  # noqa: E402
-from nasarena.training.collection import Stream, collect, plan, read_settings  # noqa: E402
+from nasarena.studies.collection import Stream, collect, plan, read_settings  # noqa: E402
 
 torch.set_num_threads(1)
 

@@ -10,9 +10,9 @@ import pytest
 
 import nasarena
 from nasarena.errors import InvalidSettingError
-from nasarena.estimators.evaluation import compare_with_training
 from nasarena.estimators.published import ABDELFATTAH_NB201, published_spearman
-from nasarena.estimators.table import compute_table, plan
+from nasarena.studies.estimator_evaluation import compare_with_training
+from nasarena.studies.estimator_table import compute_table, plan
 
 
 def test_a_sample_within_the_slice_draws_slice_cells_only_and_other_restrictions_are_refused():
@@ -43,7 +43,7 @@ def test_proxies_stand_beside_training_at_every_lower_fidelity_of_the_slice(tmp_
 
 def test_published_values_are_abdelfattahs_and_synflow_on_the_embedded_table_reproduces_its_own():
     from nasarena.estimators import embedded_table
-    from nasarena.estimators.evaluation import compare_estimators
+    from nasarena.studies.estimator_evaluation import compare_estimators
 
     assert published_spearman("synflow", "nb201-cifar10") == 0.737
     assert published_spearman("jacob_cov", "nb201-imagenet16-120") == ABDELFATTAH_NB201["imagenet16-120"]["jacob_cov"]

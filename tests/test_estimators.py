@@ -22,9 +22,9 @@ from nasarena.errors import InvalidArchitectureError, InvalidSettingError, Outpu
 from nasarena.estimators import PROXIES, Probe, compute_proxies  # noqa: E402
 from nasarena.estimators.jacob_cov import K  # noqa: E402
 from nasarena.estimators.naswot import hamming_kernel  # noqa: E402
-from nasarena.estimators.table import compute_table, read_settings  # noqa: E402
 from nasarena.spaces.nb101 import Cell  # noqa: E402
 from nasarena.spaces.nb201 import cell_at, flops, trainable_parameters  # noqa: E402
+from nasarena.studies.estimator_table import compute_table, read_settings  # noqa: E402
 
 TINY_NB201 = {"channels": 4, "cells_per_stage": 1}
 TINY_ARGS = ["--image-size", "8", "--scale", "channels=4", "--scale", "cells_per_stage=1"]
@@ -252,7 +252,7 @@ def test_evaluate_a_computed_table_against_nb201(tmp_path):
     from typer.testing import CliRunner
 
     from nasarena.cli.main import app
-    from nasarena.estimators.evaluation import benchmark_truth, evaluate_proxies, ranked_values
+    from nasarena.studies.estimator_evaluation import benchmark_truth, evaluate_proxies, ranked_values
 
     out = tmp_path / "table.parquet"
     frame = compute_table("nb201", ["params", "synflow"], out, sample=30, seed=2, device="cpu", image_size=8,
@@ -292,8 +292,8 @@ def test_jobs_1_and_2_give_the_same_table_and_the_callers_threads_are_restored(t
 
 
 def test_unique_sample_draws_one_cell_per_class_of_the_benchmarks_deduplication():
-    from nasarena.estimators.table import plan
     from nasarena.spaces.nb201 import NUM_UNIQUE, unique_cells
+    from nasarena.studies.estimator_table import plan
 
     representatives = unique_cells()
     drawn = plan("nb201", 400, 5, unique=True)

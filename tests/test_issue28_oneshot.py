@@ -18,7 +18,7 @@ pytest.importorskip("torch")
 
 from nasarena.errors import DataFileError, InvalidSettingError
 from nasarena.oneshot import quick_settings, read_records
-from nasarena.oneshot.correlation import BATCH_ORDER, Task, score_task, spearman_table
+from nasarena.studies.oneshot_correlation import BATCH_ORDER, Task, score_task, spearman_table
 
 TINY = ["--space", "nb1shot1-1", "--optimizers", "random-ws", "--quick", "--seeds", "0", "--set", "epochs=1",
         "--set", "cells_per_stack=1", "--set", "subset=20"]
@@ -152,7 +152,7 @@ def test_point15_correlate_reports_errors_as_every_command_does(tmp_path, tiny_r
 def test_point01_a_refused_run_leaves_the_folders_it_marked_free_for_other_settings(tmp_path):
     from nasarena.errors import OutputError
     from nasarena.io.outputs import MARK_FILE
-    from nasarena.oneshot.experiment import claim, plan
+    from nasarena.studies.oneshot_experiment import claim, plan
 
     first = quick_settings(optimizer="darts", learning_rate=0.05)
     claim(plan([first], [0], tmp_path))

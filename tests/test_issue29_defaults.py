@@ -14,8 +14,8 @@ import pytest
 from nasarena.errors import InvalidSettingError
 from nasarena.optimizers.base import Optimizer, Trial
 from nasarena.runner import Budget, RunSettings, protocol, run
-from nasarena.runner.presets import BUDGET, MAX_QUERIES, preset
 from nasarena.spaces.nb101 import unique_cells
+from nasarena.studies.anytime_presets import BUDGET, MAX_QUERIES, preset
 
 
 class Scripted(Optimizer):
@@ -219,7 +219,7 @@ def test_irace_refuses_the_variable_size_encoding_of_a_space_without_one():
 
 
 def test_every_setup_runs_irace_with_the_package_defaults_said_in_its_description():
-    from nasarena.runner.presets import PRESETS
+    from nasarena.studies.anytime_presets import PRESETS
 
     for name, chosen in PRESETS.items():
         (irace,) = [run for run in chosen.runs if run.optimizer == "irace"]

@@ -131,7 +131,7 @@ def collected(cifar_folder, tmp_path_factory) -> pd.DataFrame:
 
 
 def test_collect(cifar_folder, collected, tmp_path):
-    from nasarena.training.collection import read_settings
+    from nasarena.studies.collection import read_settings
 
     out = tmp_path / "data.parquet"
 
@@ -252,7 +252,7 @@ def tuned(cifar_folder, tmp_path_factory) -> Path:
 
 
 def test_oneshot_tune(cifar_folder, tuned, tmp_path):
-    from nasarena.oneshot.tuning import read_trials
+    from nasarena.studies.oneshot_tuning import read_trials
 
     out = tmp_path / "out"
     reference = _searches(_trials(tuned))

@@ -1,14 +1,33 @@
-"""The layer order of nasarena (nasarena/layers.py) holds: no import runs back up except the known ones.
+"""The layer order of nasarena (nasarena/layers.py) holds, by module and by folder.
 
 Every import of every module under src/nasarena is walked (top level and inside functions,
 relative and absolute) and judged by :func:`nasarena.layers.layer_of`. An import from a lower
 layer to a higher one fails unless it is on :data:`ALLOWED`, with the reason it is there; an
-allowed arrow that no longer exists fails too, so the list only shrinks.
+allowed arrow that no longer exists fails too, so the list only shrinks. Every layer is whole
+folders; two folders import each other in one direction at most; no circle of imports joins
+modules (issue 39).
 """
 
 from __future__ import annotations
 
-from nasarena.layers import LAYERS, ROOT, imports, layer_of, source_modules, upward_arrows
+import importlib
+import sys
+import warnings
+
+import pytest
+
+from nasarena.layers import (
+    LAYERS,
+    ROOT,
+    folder_arrows,
+    folder_of,
+    import_circles,
+    imports,
+    layer_of,
+    source_modules,
+    upward_arrows,
+)
+from nasarena.moved import MOVED
 
 #: The arrows that run back up today: (module, imported module) -> why it is there. Empty since issue 30:
 #: the claims moved to io (a file-system primitive), the package root became the top layer's facade.
@@ -30,14 +49,54 @@ def test_every_module_and_import_has_a_layer():
     assert not unplaced, f"declare these in nasarena/layers.py LAYERS: {unplaced}"
 
 
-def test_module_entries_name_existing_modules():
-    """An entry below a top-level package (a study placed apart from its package) must exist; a
-    top-level entry may name a package that is not there yet."""
+def test_every_entry_is_a_whole_folder_or_top_level_module_that_exists():
+    """No entry below a folder (issue 39: a study lives in ``studies/``, not in the folder of a
+    layer it composes), and every entry names something in the package."""
     modules = source_modules()
     for _, entries in LAYERS:
         for entry in entries:
-            if entry.count(".") >= 2:
-                assert any(name == entry or name.startswith(entry + ".") for name in modules), entry
+            assert entry == ROOT or entry.count(".") == 1, f"{entry}: an entry is a whole folder or top-level module"
+            assert any(name == entry or name.startswith(entry + ".") for name in modules), entry
+    folders = {folder_of(name) for name in modules}
+    declared = [entry for _, entries in LAYERS for entry in entries]
+    assert sorted(declared) == sorted(set(declared)) and set(declared) == folders
+
+
+def test_no_two_folders_import_each_other():
+    arrows = folder_arrows()
+    both_ways = sorted(f"{a} <-> {b}: {arrows[a, b][0][:2]} and {arrows[b, a][0][:2]}"
+                       for a, b in arrows if a < b and (b, a) in arrows)
+    assert not both_ways, "folders that import each other:\n  " + "\n  ".join(both_ways)
+
+
+def test_no_import_circle_between_modules():
+    circles = import_circles()
+    assert not circles, "modules that import each other (directly or through others): " + "; ".join(
+        " -> ".join(circle) for circle in circles)
+
+
+def test_circle_finder_on_a_small_package(tmp_path):
+    """Circles through imports inside functions and through a third module are found; a chain is not one."""
+    files = {"__init__.py": "", "a.py": "from . import b\n", "b.py": "def f():\n    from . import c\n",
+             "c.py": "import nasarena.a\n", "d.py": "from .a import x\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    assert import_circles(tmp_path) == [["nasarena.a", "nasarena.b", "nasarena.c"]]
+    arrows = folder_arrows(tmp_path)
+    assert ("nasarena.d", "nasarena.a") in arrows and ("nasarena.a", "nasarena.d") not in arrows
+
+
+@pytest.mark.parametrize("old", sorted(MOVED))
+def test_a_moved_module_keeps_its_old_import_path(old):
+    """The old path gives the very module of the new one, with a DeprecationWarning naming it."""
+    new = importlib.import_module(MOVED[old])
+    sys.modules.pop(old, None)
+    with pytest.warns(DeprecationWarning, match=MOVED[old].replace(".", r"\.")):
+        aliased = importlib.import_module(old)
+    assert aliased is new and new.__spec__.name == MOVED[old] and new.__name__ == MOVED[old]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert importlib.import_module(MOVED[old]) is new
 
 
 def test_no_new_upward_arrow(record_property):

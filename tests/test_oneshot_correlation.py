@@ -20,7 +20,12 @@ from nasarena.analysis.supernet import ChoiceSoftmaxSampler, sampling_probabilit
 from nasarena.cli.main import app
 from nasarena.errors import DataFileError, InvalidSettingError
 from nasarena.oneshot import quick_settings
-from nasarena.oneshot.correlation import (
+from nasarena.oneshot.run import read_weights, run_search, snapshot_path
+from nasarena.oneshot.search import fixed_validation_batches
+from nasarena.oneshot.supernet import PathWeights, Supernet
+from nasarena.spaces.oneshot import OneShotArch, architectures
+from nasarena.spaces.oneshot.positions import position, representative
+from nasarena.studies.oneshot_correlation import (
     CORRELATION_FILE,
     SCORES_FILE,
     Scoring,
@@ -30,11 +35,6 @@ from nasarena.oneshot.correlation import (
     score_runs,
     spearman_table,
 )
-from nasarena.oneshot.run import read_weights, run_search, snapshot_path
-from nasarena.oneshot.search import fixed_validation_batches
-from nasarena.oneshot.supernet import PathWeights, Supernet
-from nasarena.spaces.oneshot import OneShotArch, architectures
-from nasarena.spaces.oneshot.positions import position, representative
 
 SPACE = "nb1shot1-1"
 TINY = {"cells_per_stack": 1, "subset": 20, "epochs": 2, "snapshot_every": 1}

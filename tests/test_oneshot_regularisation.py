@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from nasarena.cli.main import app
 from nasarena.oneshot import quick_settings
-from nasarena.oneshot.regularisation import WEIGHT_DECAYS, Variant, plan_study, variants
+from nasarena.studies.oneshot_regularisation import WEIGHT_DECAYS, Variant, plan_study, variants
 
 
 def test_variants_are_the_papers_and_the_shared_one_runs_once(tmp_path):

@@ -22,7 +22,9 @@ from nasarena.cli.main import app
 from nasarena.errors import DataFileError, InvalidSettingError
 from nasarena.oneshot import quick_settings
 from nasarena.oneshot.records import SearchEpochRecord
-from nasarena.oneshot.tuning import (
+from nasarena.plots.oneshot_tuning import incumbent_trace, write_tune_report
+from nasarena.spaces.oneshot import OneShotArch
+from nasarena.studies.oneshot_tuning import (
     TRIALS_FILE,
     HyperparameterSpace,
     TrialResult,
@@ -33,8 +35,6 @@ from nasarena.oneshot.tuning import (
     read_trials,
     tune,
 )
-from nasarena.plots.oneshot_tuning import incumbent_trace, write_tune_report
-from nasarena.spaces.oneshot import OneShotArch
 
 SPACE = "nb1shot1-1"
 TINY = {"cells_per_stack": 1, "subset": 20}

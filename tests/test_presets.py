@@ -3,7 +3,7 @@
 import pytest
 
 from nasarena.errors import InvalidSettingError, UnknownNameError
-from nasarena.runner.presets import PRESETS, preset
+from nasarena.studies.anytime_presets import PRESETS, preset
 
 
 @pytest.mark.parametrize("name, setup, caching, smac_evaluations, optimizers", [

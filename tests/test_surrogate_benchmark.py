@@ -14,6 +14,7 @@ from nasarena.spaces.nb101 import Cell, unique_cells
 from nasarena.spaces.nb101.encodings import adjacency_one_hot
 from nasarena.spaces.nb101.space import NB101Space
 from nasarena.spaces.nb201 import NB201Space, trainable_parameters
+from nasarena.studies.builtin_surrogates import training_data
 from nasarena.surrogates.artifact import ArtifactError, load, save
 from nasarena.surrogates.builtin import BUILTINS
 from nasarena.surrogates.data import read_training_data, training_data_from_frame
@@ -358,7 +359,7 @@ def test_csv_to_artefact_to_runner_with_random_search_and_evolution(fitted):
 def test_builtin_surrogates_reproduce_their_recorded_test_metrics(name):
     recipe = BUILTINS[name]
     bench = nasarena.benchmark(name)
-    data, _ = recipe.data()
+    data, _ = training_data(name)
     assert data.sha256 == bench.artifact.data.sha256
     test = bench.artifact.data.split.test
     for fidelity in bench.fidelities:
@@ -374,7 +375,7 @@ def test_builtin_surrogates_reproduce_their_recorded_test_metrics(name):
 
 def test_builtin_nb101_surrogate_reproduces_its_metrics_on_the_rest_of_the_table():
     bench = nasarena.benchmark("nb101-xgb-v1.0")
-    _, (held_out,) = BUILTINS["nb101-xgb-v1.0"].data()
+    _, (held_out,) = training_data("nb101-xgb-v1.0")
     assert len(held_out.data) == 423_624 - 50_000
     mean, _ = bench.predict(held_out.data.archs.rows)
     recorded = next(v for v in bench.validations() if v.data == held_out.name and v.target == "valid_accuracy")

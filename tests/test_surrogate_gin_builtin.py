@@ -13,8 +13,8 @@ from nasarena.io.packaged import data_dir
 from nasarena.spaces.nb101 import Cell
 from nasarena.spaces.nb101.space import NB101Space
 from nasarena.spaces.nb201 import NB201Space
+from nasarena.studies.builtin_surrogates import training_data
 from nasarena.surrogates.artifact import FORMAT_MINOR, FORMAT_VERSION, read_header, save
-from nasarena.surrogates.builtin import BUILTINS
 from nasarena.surrogates.fitting import fit_surrogate
 from nasarena.surrogates.metrics import fit_metrics
 from nasarena.surrogates.settings import FitSettings
@@ -31,7 +31,7 @@ def bench():
 
 @pytest.fixture(scope="module")
 def recipe_data():
-    return BUILTINS[NAME].data()
+    return training_data(NAME)
 
 
 def recorded(bench, data_name: str):

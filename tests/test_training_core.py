@@ -18,7 +18,6 @@ torch = pytest.importorskip("torch")
 
 from nasarena.errors import DataFileError, InvalidSettingError  # noqa: E402
 from nasarena.oneshot import quick_settings  # noqa: E402
-from nasarena.oneshot.correlation import Task, score_task  # noqa: E402
 from nasarena.oneshot.lookup import Nb101Lookup  # noqa: E402
 from nasarena.oneshot.run import CHECKPOINT_FILE as SEARCH_CHECKPOINT  # noqa: E402
 from nasarena.oneshot.run import run_search, snapshot_path  # noqa: E402
@@ -26,6 +25,7 @@ from nasarena.oneshot.scoring import correct_predictions  # noqa: E402
 from nasarena.oneshot.search import fixed_validation_batches  # noqa: E402
 from nasarena.oneshot.supernet import PathWeights, Supernet  # noqa: E402
 from nasarena.spaces.oneshot import OneShotArch  # noqa: E402
+from nasarena.studies.oneshot_correlation import Task, score_task  # noqa: E402
 from nasarena.training.checkpoint import CHECKPOINT_FILE as TRAINING_CHECKPOINT  # noqa: E402
 from nasarena.training.epochs import EpochRecord  # noqa: E402
 from nasarena.training.loop import seeded_network, train  # noqa: E402

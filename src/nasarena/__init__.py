@@ -5,7 +5,10 @@ layers below for one-line use and nothing in the package imports it. It stays ch
 (every ``import nasarena.x`` runs it first): the benchmarks load on the first call.
 """
 
+from .moved import install as _serve_moved_module_names
 from .version import __version__
+
+_serve_moved_module_names()
 
 
 def benchmark(name: str, **options):

@@ -1,10 +1,17 @@
-"""The layers of nasarena, lowest first: a module imports only from its own layer or lower ones.
+"""The layers of nasarena, lowest first: a folder imports only from its own layer or lower ones.
 
-The order is the design's (``DESIGN.md``, "Layers") checked against what the code imports:
+The order is the design's (``docs/architecture.md``, "Layers") checked against what the code
+imports. Every entry is a whole folder (a subpackage of ``nasarena``) or a module at the top of
+the package: the tree is the picture of the layers.
 
 foundation
-    ``errors``, ``uniforms``, ``registry``, ``version``, ``io`` (file formats, package data names,
-    settings fingerprints, claims and locks of files), this module.
+    ``errors``, ``uniforms``, ``registry``, ``version``, ``moved`` (old import paths), this
+    module, and ``io`` (file formats, package data names, settings fingerprints, claims and
+    locks of files).
+execution
+    one way to run resumable tasks (local processes or Ray): a mechanism below everything that
+    has parallel work, the NB101 enumeration of ``spaces`` included. The claims that keep two
+    processes from computing one task are a file-system primitive of ``io``.
 spaces
     architectures and search spaces.
 training
@@ -12,25 +19,24 @@ training
 estimators
     cheap estimators of architecture quality computed on the exact networks (zero-cost
     proxies): below the benchmarks, which may offer them as a fidelity below training.
+surrogates
+    surrogate models (fitting, artefacts, prediction): below the benchmarks, whose surrogate
+    benchmark answers with them. Fitting the built-in ones on the tabular benchmarks is a study.
 benchmarks
-    ``benchmarks`` and ``surrogates``, side by side: the surrogate benchmark answers with
-    surrogate models, the built-in surrogates are fitted on the tabular benchmarks, and the live
-    benchmark is a composition of ``training``.
+    the Benchmark protocol and its backends: tabular, surrogate, zero-cost fidelity, and live
+    (a composition of ``training``).
 search
     ``optimizers`` (ask/tell) and ``oneshot`` (weight-sharing search), side by side: both only
-    consume spaces and benchmarks.
-execution
-    one way to run resumable tasks (local processes or Ray); the claims that keep two processes
-    from computing one task are a file-system primitive of ``io``, which the live benchmark's
-    store uses too.
+    consume spaces and benchmarks, and neither imports the other.
 runner
     the protocol: simulated clock, budgets, incumbents, experiments and their results.
 analysis
     trajectories and estimators in, statistics out.
 studies
-    compositions run as experiments: data collection, one-shot correlation, tuning and
-    regularisation, the presets of the anytime study. They live beside the pieces they compose
-    but sit above them all (they plan runs, execute them, analyse them).
+    compositions run as experiments: data collection, the built-in surrogates' fitting data,
+    the estimator table and comparison, one-shot searches with their correlation, tuning and
+    regularisation, the presets of the anytime study. They plan runs, execute them and analyse
+    them, so they sit above all of those.
 plots
     figures and HTML reports (``plots.surrogate_validation`` also runs its experiment: it is a
     study that draws, above the studies).
@@ -39,33 +45,31 @@ tools
     root, the user's facade (``nasarena.benchmark(...)``): nothing in the package imports it
     (``__version__`` comes from ``nasarena.version``).
 
-An entry names a module or package and covers everything inside it; the most specific entry
-wins (``nasarena.training.collection`` is a study, the rest of ``nasarena.training`` is
-training). The bare ``nasarena`` entry covers the package's ``__init__`` only. An entry whose
-package does not exist yet (a layer reserved for a package being moved in) covers nothing.
+The bare ``nasarena`` entry covers the package's ``__init__`` only. Two folders of one layer
+import each other in one direction at most, and no two modules import each other, directly or
+through others (imports inside functions count too).
 
 ``tests/test_layers.py`` walks every import (inside functions too) and fails on an import that
-runs from a lower layer to a higher one; the allowlist is empty, and an entry needs its reason.
+runs from a lower layer to a higher one, on two folders that import each other and on a circle of
+imports between modules; the allowlist is empty, and an entry needs its reason.
 """
 
 from __future__ import annotations
 
-#: ``(layer, entries)``, lowest layer first.
+#: ``(layer, entries)``, lowest layer first; an entry is a top-level module or folder of the package.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundation", ("nasarena.errors", "nasarena.uniforms", "nasarena.registry", "nasarena.version",
-                    "nasarena.layers", "nasarena.io")),
+                    "nasarena.layers", "nasarena.moved", "nasarena.io")),
+    ("execution", ("nasarena.execution",)),
     ("spaces", ("nasarena.spaces",)),
     ("training", ("nasarena.training",)),
     ("estimators", ("nasarena.estimators",)),
-    ("benchmarks", ("nasarena.benchmarks", "nasarena.surrogates")),
+    ("surrogates", ("nasarena.surrogates",)),
+    ("benchmarks", ("nasarena.benchmarks",)),
     ("search", ("nasarena.optimizers", "nasarena.oneshot")),
-    ("execution", ("nasarena.execution",)),
     ("runner", ("nasarena.runner",)),
     ("analysis", ("nasarena.analysis",)),
-    ("studies", ("nasarena.training.collection", "nasarena.estimators.table", "nasarena.estimators.evaluation",
-                 "nasarena.oneshot.experiment",
-                 "nasarena.oneshot.correlation", "nasarena.oneshot.tuning", "nasarena.oneshot.regularisation",
-                 "nasarena.runner.presets")),
+    ("studies", ("nasarena.studies",)),
     ("plots", ("nasarena.plots",)),
     ("tools", ("nasarena", "nasarena.cli", "nasarena.testing")),
 )
@@ -73,16 +77,21 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 ROOT = "nasarena"
 
 
+def folder_of(module: str) -> str:
+    """The folder (entry of :data:`LAYERS`) a ``nasarena`` module belongs to: ``nasarena.X`` for
+    every module of the subpackage or top-level module ``X``; ``nasarena`` for the root itself."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == ROOT and len(parts) > 1 else ROOT
+
+
 def layer_of(module: str) -> tuple[int, str] | None:
-    """``(position, layer name)`` of a ``nasarena`` module (0 is the lowest); ``None`` if no entry
-    covers it (a new top-level module or package must be declared in :data:`LAYERS`)."""
-    best: tuple[int, int, str] | None = None
+    """``(position, layer name)`` of a ``nasarena`` module (0 is the lowest); ``None`` if its
+    folder is not declared (a new top-level module or package must be declared in :data:`LAYERS`)."""
+    folder = folder_of(module)
     for position, (name, entries) in enumerate(LAYERS):
-        for entry in entries:
-            covers = module == entry or (entry != ROOT and module.startswith(entry + "."))
-            if covers and (best is None or len(entry) > best[0]):
-                best = (len(entry), position, name)
-    return None if best is None else (best[1], best[2])
+        if folder in entries:
+            return position, name
+    return None
 
 
 def source_modules(package_dir=None) -> dict[str, object]:
@@ -138,3 +147,61 @@ def upward_arrows(package_dir=None) -> list[tuple[str, str, int]]:
         if low is not None and high is not None and high[0] > low[0]:
             arrows.append((module, target, line))
     return arrows
+
+
+def folder_arrows(package_dir=None) -> dict[tuple[str, str], list[tuple[str, str, int]]]:
+    """The imports between two different folders, by ``(folder, imported folder)``."""
+    arrows: dict[tuple[str, str], list[tuple[str, str, int]]] = {}
+    for module, target, line in imports(package_dir):
+        pair = (folder_of(module), folder_of(target))
+        if pair[0] != pair[1]:
+            arrows.setdefault(pair, []).append((module, target, line))
+    return arrows
+
+
+def import_circles(package_dir=None) -> list[list[str]]:
+    """The circles of imports between modules: every strongly connected set of two or more
+    modules of the import graph (Tarjan's algorithm, iterative), each sorted."""
+    graph: dict[str, set[str]] = {module: set() for module in source_modules(package_dir)}
+    for module, target, _ in imports(package_dir):
+        if target in graph:
+            graph[module].add(target)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles = []
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, successors = work[-1]
+            following = next(successors, None)
+            if following is not None:
+                if following not in index:
+                    index[following] = low[following] = len(index)
+                    stack.append(following)
+                    on_stack.add(following)
+                    work.append((following, iter(sorted(graph[following]))))
+                elif following in on_stack:
+                    low[node] = min(low[node], index[following])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                members = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    members.append(member)
+                    if member == node:
+                        break
+                if len(members) > 1:
+                    circles.append(sorted(members))
+    return sorted(circles)

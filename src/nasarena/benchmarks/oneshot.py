@@ -23,9 +23,6 @@ from ..spaces.oneshot.enumeration import counts_text, paper_count_note
 from .protocol import Benchmark, Description
 from .result import BatchResult, Result
 
-#: The NB101 benchmark a one-shot benchmark uses when none is named (nb101-lite before issue 29).
-DEFAULT_NB101 = "nb101-noisy"
-
 
 class OneShotBenchmark(Benchmark):
     """A one-shot space over a tabular NB101 benchmark (``nb101``): queries go to its cells.
@@ -145,13 +142,3 @@ def oneshot_accuracies(space, benchmark, loose_ends: bool) -> np.ndarray:
     accuracy = nb101.mean_over_trials(nb101.regret_metric)
     return np.where(rows >= 0, accuracy[np.maximum(rows, 0)], np.nan)
 
-
-def load(space: str, nb101: str | None = None, **options) -> OneShotBenchmark:
-    """The one-shot benchmark of ``space`` over the NB101 benchmark called ``nb101`` (default
-    ``nb101-noisy``, or the imported official ``nb101`` when ``path`` is given); ``options`` go
-    to the NB101 loader (``seed``, ``path``, ``compatible_random_stream``)."""
-    from .registry import benchmark
-
-    one_shot = search_space(space)  # an unknown space fails before any table is loaded
-    name = nb101 or ("nb101" if "path" in options else DEFAULT_NB101)
-    return OneShotBenchmark(one_shot, _nb101_benchmark(benchmark(name, **options)))

@@ -10,6 +10,11 @@ import numpy as np
 from ..errors import InvalidArchitectureError  # noqa: F401  (re-exported: the benchmarks' error for bad architectures)
 from .result import BatchResult, Result
 
+#: The fidelity of a zero-cost proxy: zero epochs of training. Part of the protocol, not of the
+#: zero-cost benchmark alone: optimizers (the zero-cost warm-up) and the runner ask for it and
+#: recognise its answers without knowing which benchmark gives them.
+ZERO_COST = 0
+
 
 @dataclass(frozen=True)
 class Description:

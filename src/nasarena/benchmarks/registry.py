@@ -24,6 +24,8 @@ from .protocol import Benchmark
 LOCATION_OPTIONS = frozenset({"path", "store", "data", "device"})
 #: The NAS-Bench-1Shot1 benchmarks (a one-shot space over an NB101 table).
 ONESHOT = tuple(f"nb1shot1-{i}" for i in (1, 2, 3))
+#: The NB101 benchmark a one-shot benchmark uses when none is named (nb101-lite before issue 29).
+DEFAULT_NB101 = "nb101-noisy"
 
 
 @dataclass(frozen=True)
@@ -45,8 +47,6 @@ def result_options(options: Mapping[str, object], benchmark: str | None = None) 
     zero-cost fidelity (``proxy``) carries the digest of the proxy table it answers from."""
     answering = {key: value for key, value in options.items() if key not in LOCATION_OPTIONS}
     if benchmark in ONESHOT and "path" not in options:
-        from .oneshot import DEFAULT_NB101
-
         answering.setdefault("nb101", DEFAULT_NB101)
     if benchmark == "nb101-noisy" or (benchmark in ONESHOT and answering.get("nb101") == "nb101-noisy"):
         from .nb101_noisy import VERSION
@@ -114,10 +114,18 @@ def _live(space: str = "nb201", **options):
 
 
 def _oneshot(space: str):
-    def load(path: str | None = None, **options):  # path: an imported official NB101 store
-        from .oneshot import load
+    def load(nb101: str | None = None, **options):
+        """The one-shot benchmark of ``space`` over the NB101 benchmark called ``nb101`` (default
+        ``nb101-noisy``, or the imported official ``nb101`` when ``path`` names its store);
+        ``options`` go to the NB101 loader (``seed``, ``path``, ``compatible_random_stream``)."""
+        from ..spaces.oneshot import search_space
+        from .oneshot import OneShotBenchmark
 
-        return load(space, **options) if path is None else load(space, path=path, **options)
+        one_shot = search_space(space)  # an unknown space fails before any table is loaded
+        if options.get("path", "") is None:  # path=None: no imported store, the default table
+            del options["path"]
+        name = nb101 or ("nb101" if "path" in options else DEFAULT_NB101)
+        return OneShotBenchmark(one_shot, benchmark(name, **options))
 
     return load
 

@@ -30,9 +30,6 @@ from ..errors import InvalidSettingError
 from .protocol import InvalidArchitectureError
 from .result import Result
 
-#: The fidelity of a zero-cost proxy: zero epochs of training.
-ZERO_COST = 0
-
 
 @dataclass(frozen=True)
 class ZeroCostFidelity:

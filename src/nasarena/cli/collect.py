@@ -3,7 +3,7 @@
 The output is the file ``nasarena surrogate fit`` reads; a second call with the same settings
 resumes (every trained architecture is in the live benchmark's store) or extends it; a smaller
 ``--n`` is refused (rows already collected are never dropped), and so is a second collection
-with other settings into a file another one is writing (see :mod:`nasarena.training.collection`).
+with other settings into a file another one is writing (see :mod:`nasarena.studies.collection`).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def collect_command(
     backend: str = typer.Option("process", help="process or ray (a GPU per task where Ray sees GPUs)."),
 ) -> None:
     """Collect surrogate training data: random samples plus optimizer trajectories, trained for real."""
-    from ..training.collection import collect
+    from ..studies.collection import collect
     from ..training.protocols import SPACE_PROTOCOLS
 
     names = vocabulary.split(vocabulary.plural(strategies, old_strategy, "--strategy", "--strategies", "strategies",

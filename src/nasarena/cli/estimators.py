@@ -2,9 +2,9 @@
 
 ``compute`` writes a Parquet table of proxies (one row per architecture, each proxy's value and
 its measured seconds) and resumes it after an interruption; a file of other settings is refused
-and kept (see :mod:`nasarena.estimators.table`). ``evaluate`` judges every estimator of a table
+and kept (see :mod:`nasarena.studies.estimator_table`). ``evaluate`` judges every estimator of a table
 (the embedded one by default) against tabular benchmarks with the supernet evaluation's metrics,
-beside its cost (:mod:`nasarena.estimators.evaluation`; ``--out``: an HTML report).
+beside its cost (:mod:`nasarena.studies.estimator_evaluation`; ``--out``: an HTML report).
 ``proxies`` lists the proxies and their papers.
 """
 
@@ -45,7 +45,7 @@ def compute(
                                                         "paper's size), e.g. channels=8."),
 ) -> None:
     """Compute a table of zero-cost proxies (resumable; seconds per proxy included)."""
-    from ..estimators.table import compute_table
+    from ..studies.estimator_table import compute_table
 
     processes = vocabulary.processes(jobs, None)
 
@@ -86,8 +86,8 @@ def evaluate(
     import pandas as pd
 
     from ..errors import InvalidSettingError
-    from ..estimators.evaluation import compare_with_training
     from ..estimators.published import NOTE as PUBLISHED_NOTE
+    from ..studies.estimator_evaluation import compare_with_training
 
     thresholds = _thresholds(ks)
     benchmarks = vocabulary.split(benchmark)
@@ -127,7 +127,7 @@ def evaluate(
 def _estimator_comparison(space: str):
     """The function comparing every estimator on a table of ``space`` that the space declares as
     ``estimator_comparison`` (:mod:`nasarena.spaces.protocol`; NB201's
-    :func:`nasarena.estimators.evaluation.compare_estimators`), or None: the proxies alone."""
+    :func:`nasarena.studies.estimator_evaluation.compare_estimators`), or None: the proxies alone."""
     from ..spaces.protocol import resolve
     from ..spaces.registry import SPACES, spaces_with
 
@@ -151,7 +151,7 @@ def _table(table: Path | None, benchmark: str):
     from ..benchmarks import benchmark as load
     from ..errors import InvalidSettingError
     from ..estimators.embedded import embedded_table
-    from ..estimators.table import read_settings
+    from ..studies.estimator_table import read_settings
 
     if table is None:
         frame = embedded_table(load(benchmark).space.name)

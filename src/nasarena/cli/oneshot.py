@@ -8,14 +8,10 @@ import typer
 
 from ..errors import InvalidSettingError
 from . import vocabulary
+from .oneshot_options import SET_HELP, optimizer_names, settings_per_optimizer
 
 app = typer.Typer(help="One-shot NAS (DARTS, GDAS, PC-DARTS, Random-WS, ENAS) on the NAS-Bench-1Shot1 spaces.",
                   no_args_is_help=True)
-
-#: ``--set`` of the one-shot commands (each runs several optimizers).
-SET_HELP = ("Search setting [OPTIMIZER.]KEY=VALUE (repeatable; see nasarena.oneshot.SearchSettings): channels=8 for "
-            "every optimizer, gdas.channels=8 for gdas only (the named form wins).")
-
 
 @app.command()
 def run(
@@ -46,8 +42,8 @@ def run(
                                                 "sees GPUs)."),
 ) -> None:
     """Run (or resume) one-shot searches: every optimizer x seed, each epoch looked up in NB101."""
-    from ..oneshot.experiment import BACKENDS, plan, run_jobs
     from ..oneshot.settings import paper_settings, quick_settings
+    from ..studies.oneshot_experiment import BACKENDS, plan, run_jobs
     from .run_arguments import parse_seeds
 
     names = optimizer_names(optimizers, old_optimizer)
@@ -87,39 +83,6 @@ def report(
     from ..plots.oneshot import write_oneshot_report
 
     typer.echo(f"wrote {write_oneshot_report(results, out)}")
-
-
-def optimizer_names(optimizers: str, old_optimizer: list[str]) -> list[str]:
-    """The one-shot optimizers of ``--optimizers`` (or of the old repeated ``--optimizer``), each checked."""
-    from ..oneshot.names import check_optimizer
-
-    names = vocabulary.split(vocabulary.plural(optimizers, old_optimizer, "--optimizer", "--optimizers",
-                                               "optimizers", "darts,gdas"))
-    if not names:
-        raise InvalidSettingError("--optimizers names no optimizer")
-    for name in names:
-        check_optimizer(name)
-    return names
-
-
-def settings_per_optimizer(items: list[str], names: list[str]) -> dict[str, dict[str, object]]:
-    """``--set [OPTIMIZER.]KEY=VALUE`` as each optimizer's changes of its search settings."""
-    scoped = vocabulary.scoped_settings(items, names, "optimizer", f"in --optimizers ({', '.join(names)})",
-                                        "gdas.channels=8")
-    return {name: _overrides(given) for name, given in scoped.items()}
-
-
-def _overrides(items: list[str]) -> dict[str, object]:
-    """``name=value`` pairs; values are read as JSON where they parse (numbers, null, true), else text."""
-    from ..oneshot.settings import SearchSettings
-    from .values import parse_assignments
-
-    known = SearchSettings().to_dict()
-    changes = parse_assignments(items, "--set", "channels=8")
-    unknown = [name for name in changes if name not in known]
-    if unknown:
-        raise InvalidSettingError(f"--set {unknown[0]}=...: no such setting; known: {', '.join(known)}")
-    return changes
 
 
 from .oneshot_analysis import correlate, regularise, tune  # noqa: E402  (the analyses of runs live in their own module)

@@ -29,8 +29,8 @@ def correlate(
 ) -> None:
     """Correlation of one-shot and NB101 rankings per kept epoch (NAS-Bench-1Shot1 Fig. 3): scores.csv and
     correlation.csv per run; 'nasarena supernet evaluate --benchmark <space> --scores RUN/scores.csv' reads them."""
-    from ..oneshot.correlation import Scoring, score_runs, spearman_table
     from ..oneshot.run import SETTINGS_FILE
+    from ..studies.oneshot_correlation import Scoring, score_runs, spearman_table
 
     processes = vocabulary.processes(jobs, old_workers)
     if seed < 0:
@@ -82,10 +82,10 @@ def tune(
     """BOHB over a one-shot optimizer's hyperparameters, objective the NB101 validation error (Sec. 5.4).
     The default nb101-noisy separates validation and test; with --set benchmark=nb101-lite they are one draw."""
     from ..oneshot.settings import paper_settings, quick_settings
-    from ..oneshot.tuning import TuneSetup
-    from ..oneshot.tuning import tune as run_tuning
     from ..plots.oneshot_tuning import write_tune_report
-    from .oneshot import optimizer_names, settings_per_optimizer
+    from ..studies.oneshot_tuning import TuneSetup
+    from ..studies.oneshot_tuning import tune as run_tuning
+    from .oneshot_options import optimizer_names, settings_per_optimizer
 
     names = optimizer_names(optimizers, old_optimizer)
     if budget < 1:
@@ -129,11 +129,11 @@ def regularise(
     out: Path = typer.Option(..., help="Results directory: <variant>/<optimizer>/seed-<n>/; rerun to resume."),
 ) -> None:
     """Cutout on/off and a weight-decay sweep (NAS-Bench-1Shot1 Appendix E): runs, then report.html."""
-    from ..oneshot.experiment import run_jobs
-    from ..oneshot.regularisation import plan_study
     from ..oneshot.settings import paper_settings, quick_settings
     from ..plots.oneshot_regularisation import write_regularisation_report
-    from .oneshot import optimizer_names, settings_per_optimizer
+    from ..studies.oneshot_experiment import run_jobs
+    from ..studies.oneshot_regularisation import plan_study
+    from .oneshot_options import optimizer_names, settings_per_optimizer
     from .run_arguments import parse_seeds
 
     names = optimizer_names(optimizers, old_optimizer)

@@ -125,14 +125,14 @@ def _print_final_hypervolume_regret(results) -> None:
 
 def _default_benchmark(preset: str | None) -> str:
     """nb101-lite for a plain grid (fast, single draw); a preset's own (the 3-trial nb101-noisy)."""
-    from ..runner.presets import preset as named
+    from ..studies.anytime_presets import preset as named
 
     return "nb101-lite" if preset is None else named(preset).benchmark
 
 
 def _preset_specs(name: str, benchmarks: list[str], options: dict, optimizers: list[str] | None,
                   seeds: list[int] | None):
-    from ..runner.presets import preset
+    from ..studies.anytime_presets import preset
 
     chosen = preset(name)
     specs = chosen.specs(benchmarks, seeds, options, optimizers)

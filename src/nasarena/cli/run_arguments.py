@@ -164,7 +164,7 @@ def check_preset_fixes(preset: str, budget: float, max_evaluations: int | None, 
                        settings: list[str], objectives: str | None = None) -> None:
     """A preset fixes the budget, caching and settings (they define its setup); an option that
     would change them is refused rather than silently replaced."""
-    from ..runner.presets import BUDGET
+    from ..studies.anytime_presets import BUDGET
 
     given = [name for name, value in (("--budget", budget != BUDGET.seconds), ("--max-evaluations", max_evaluations),
                                       ("--caching", caching), ("--set", settings),

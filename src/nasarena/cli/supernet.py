@@ -164,8 +164,8 @@ def oneshot_truth(bench) -> SupernetTruth:
     :func:`~nasarena.spaces.oneshot.positions.position` numbers them, a sample may be scored,
     weights from a run's ``weights/`` folder."""
     from ..benchmarks.oneshot import oneshot_accuracies
-    from ..oneshot.correlation import choice_encodings
     from ..spaces.oneshot.positions import position
+    from ..studies.oneshot_correlation import choice_encodings
 
     space = bench.space.name
     return SupernetTruth(oneshot_accuracies(space, bench, loose_ends=False), position, choice_encodings(space), False,
@@ -187,8 +187,8 @@ def _with_oneshot_weights(supernet, path: Path, space: str):
     matched to checkpoints by epoch)."""
     from dataclasses import replace
 
-    from ..oneshot.correlation import choice_sampler
     from ..oneshot.run import read_weights
+    from ..studies.oneshot_correlation import choice_sampler
 
     if not path.is_dir():
         raise DataFileError(f"--weights {path}: for a NAS-Bench-1Shot1 space, give a run's weights folder "

@@ -31,13 +31,11 @@ class Nb101Lookup:
     (the space's :class:`~nasarena.benchmarks.oneshot.OneShotBenchmark` over it)."""
 
     def __init__(self, space: str, benchmark: str | None = None, path: str | None = None):
-        from ..benchmarks.oneshot import DEFAULT_NB101, load
-
-        benchmark = benchmark or DEFAULT_NB101
+        from ..benchmarks.registry import benchmark as load_benchmark
 
         options = {"path": path} if path else {}
         self.space = oneshot_space(space).name
-        self.oneshot = load(self.space, benchmark, **options)
+        self.oneshot = load_benchmark(self.space, nb101=benchmark, **options)
         nb101 = self.oneshot.nb101
         self._rows = nb101.rows
         self._valid = nb101.mean_over_trials("valid_accuracy")

@@ -17,7 +17,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..benchmarks.oneshot import DEFAULT_NB101
+from ..benchmarks.registry import DEFAULT_NB101
 from ..errors import InvalidSettingError
 from ..io.fingerprint import settings_fingerprint
 from ..spaces.oneshot import oneshot_space

@@ -80,7 +80,7 @@ class Observation:
     prefers such an architecture to a feasible one. The runner fills both; neither ever holds a
     test value.
 
-    ``proxy_score`` answers a trial at fidelity 0 (``nasarena.benchmarks.zero_cost.ZERO_COST``):
+    ``proxy_score`` answers a trial at fidelity 0 (``nasarena.benchmarks.protocol.ZERO_COST``):
     the zero-cost proxy's value of the untrained network, whose ``valid_accuracy`` is NaN. Only an
     optimizer that asks for fidelity 0 is told one; every other observation has NaN.
     """

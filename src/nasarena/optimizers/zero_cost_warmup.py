@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 
-from ..benchmarks.zero_cost import ZERO_COST
+from ..benchmarks.protocol import ZERO_COST
 from .base import Observation, Setting, Trial
 
 #: Draws per wanted architecture before the warm-up settles for fewer distinct ones.

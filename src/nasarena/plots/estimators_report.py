@@ -1,6 +1,6 @@
 """The report of ``nasarena estimators evaluate --out``: every cheap estimator's quality beside its cost.
 
-One table per label set (the rows of :func:`nasarena.estimators.evaluation.compare_estimators`)
+One table per label set (the rows of :func:`nasarena.studies.estimator_evaluation.compare_estimators`)
 and one figure, "quality against cost": per label set, Kendall's tau over all architectures and
 the top-10 % precision against the seconds an estimator costs per architecture (log scale). An
 estimator whose cost is not known (the supernet: the data holds no training time) is left out

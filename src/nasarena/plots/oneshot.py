@@ -86,7 +86,7 @@ def correlation_figure(table: pd.DataFrame, style: Style, space: str):
 
 def _correlation_section(results_dir: Path, records: pd.DataFrame, style: Style, staging: Path) -> list[str]:
     """The table and figure of ``oneshot correlate``'s results, or nothing where no run was scored."""
-    from ..oneshot.correlation import spearman_table
+    from ..studies.oneshot_correlation import spearman_table
 
     runs = sorted(p.parent for p in results_dir.glob("*/seed-*/correlation.csv"))
     table = spearman_table(runs)

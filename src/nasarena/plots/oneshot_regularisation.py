@@ -14,8 +14,8 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import DataFileError
-from ..oneshot.regularisation import Variant
 from ..oneshot.summary import collect, curves, final_table
+from ..studies.oneshot_regularisation import Variant
 from . import html
 from .backend import require_matplotlib, save_figure
 from .oneshot import epoch_curves_figure

@@ -15,7 +15,7 @@ import pandas as pd
 
 from ..errors import DataFileError
 from ..oneshot.records import read_records
-from ..oneshot.tuning import TUNE_FILE, read_trials
+from ..studies.oneshot_tuning import TUNE_FILE, read_trials
 from . import html
 from .axes import LEGEND_WIDTH, PANEL_HEIGHT, PANEL_WIDTH, REGRET_LABEL, log_limits, outside_legend, set_log
 from .backend import new_figure, require_matplotlib, save_figure

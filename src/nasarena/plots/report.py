@@ -248,7 +248,7 @@ def _capped_note(experiment: ExperimentDescription) -> list[str]:
 def _smac_repeats_note(experiment: ExperimentDescription) -> list[str]:
     """Where SMAC evaluated a configuration several times: the number is a choice (the presets' 3 in
     setups O and VS is nasarena's; the anytime paper says "multiple"), and SMAC's results depend on it."""
-    from ..runner.presets import SMAC_REPEATS
+    from ..studies.anytime_presets import SMAC_REPEATS
 
     repeats = sorted({f"{c.benchmark} {c.label}: {json.loads(c.optimizer_settings)['repeated_evaluations']}"
                       for c in experiment.configurations if c.optimizer in ("smac", "smac3") and c.optimizer_settings

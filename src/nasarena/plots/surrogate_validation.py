@@ -275,7 +275,7 @@ def _figures(results: pd.DataFrame, out: Path, stem: str, marker: float | None =
 
 
 def _curve_data(surrogate: str, bench, data_file: Path | None, summary: ValidationSummary):
-    from ..surrogates.builtin import BUILTINS
+    from ..studies.builtin_surrogates import RECIPES, full_table
     from ..surrogates.data import read_training_data
 
     if data_file is not None:
@@ -284,8 +284,8 @@ def _curve_data(surrogate: str, bench, data_file: Path | None, summary: Validati
             summary.notes.append(f"{data_file} is not the data {bench.name} was fitted on (sha256 differs): the "
                                  f"learning curve is of that file")
         return data
-    if surrogate in BUILTINS:
-        return BUILTINS[surrogate].full_table()
+    if surrogate in RECIPES:
+        return full_table(surrogate)
     summary.notes.append("no learning curve: give the data file the surrogate was fitted on")
     return None
 

@@ -15,7 +15,7 @@ result, the clock does not move, and it is no evaluation, so it writes no trajec
 does not count towards ``Budget.evaluations``. Only new architectures spend the budget, so a
 cached run ends on its simulated time like any other, however often its search repeats itself.
 
-A zero-cost proxy is fidelity 0 (``ZERO_COST``, :mod:`nasarena.benchmarks.zero_cost`): an
+A zero-cost proxy is fidelity 0 (``ZERO_COST`` of :mod:`nasarena.benchmarks.protocol`, answered by :mod:`nasarena.benchmarks.zero_cost`): an
 optimizer asks for it like any fidelity, the worker is busy for the proxy's measured seconds,
 and the optimizer is told the score (``Observation.proxy_score``, NaN accuracy). Like a cached
 answer it is no evaluation: no trajectory row, never the incumbent, not counted by
@@ -32,8 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..benchmarks.protocol import InvalidArchitectureError
-from ..benchmarks.zero_cost import ZERO_COST
+from ..benchmarks.protocol import ZERO_COST, InvalidArchitectureError
 from ..errors import InvalidSettingError
 from ..io.fingerprint import settings_fingerprint
 from ..optimizers.base import Observation, Optimizer

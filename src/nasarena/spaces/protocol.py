@@ -40,7 +40,7 @@ class or object answers without building a space: :func:`nasarena.spaces.registr
 ``representatives()`` (a finite space whose benchmark de-duplicates equivalent architectures)
     For each row, the row of its class's representative (a row is a representative exactly when
     it maps to itself): ``nasarena estimators compute --unique`` draws one architecture per class
-    (:func:`nasarena.estimators.table.plan`). NB201 has it (6,466 classes).
+    (:func:`nasarena.studies.estimator_table.plan`). NB201 has it (6,466 classes).
 ``dataset_study``
     The ``"module:function"`` that writes the dataset study of a tabular benchmark of the space
     (``function(benchmark, out, *, seed, locality, started) -> report path``): ``nasarena
@@ -52,7 +52,7 @@ class or object answers without building a space: :func:`nasarena.spaces.registr
 ``estimator_comparison``
     The ``"module:function"`` that judges every estimator of a zero-cost proxy table of the
     space beyond its proxies (``function(table, benchmark, ks, surrogate=...)``, rows as
-    :func:`nasarena.estimators.evaluation.evaluate_proxies`): ``nasarena estimators evaluate``
+    :func:`nasarena.studies.estimator_evaluation.evaluate_proxies`): ``nasarena estimators evaluate``
     uses it, else the proxies alone. NB201 has it (short training, the embedded GDAS supernet,
     the built-in surrogate).
 ``supernet_truth``

@@ -16,6 +16,7 @@ import numpy as np
 
 from ...errors import InvalidArchitectureError
 from .lookup import hash_of_row, row_of_pruned
+from .raw_encoding import encoding_attributes
 from .vocabulary import CONV1X1, CONV3X3, INPUT, MAX_EDGES, MAX_VERTICES, MAXPOOL3X3, OPS, OUTPUT
 
 __all__ = ["CONV1X1", "CONV3X3", "INPUT", "MAX_EDGES", "MAX_VERTICES", "MAXPOOL3X3", "OPS", "OUTPUT", "Cell"]
@@ -145,8 +146,6 @@ class Cell:
         raw_encoding = self.__dict__.get("_raw")
         if raw_encoding is None or name not in Cell._ENCODING_ATTRIBUTES:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        from .raw import encoding_attributes  # raw builds cells: imported here, not at module level
-
         self.__dict__.update(encoding_attributes(*raw_encoding))
         return self.__dict__[name]
 

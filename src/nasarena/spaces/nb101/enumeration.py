@@ -29,12 +29,12 @@ from __future__ import annotations
 import binascii
 import hashlib
 import itertools
-import multiprocessing
 import os
 from dataclasses import dataclass
 
 import numpy as np
 
+from ...execution import run_tasks
 from .hashing import INPUT_LABEL, OUTPUT_LABEL, initial_vertex_text
 
 try:  # CPython's built-in md5 has ~2x less per-call overhead than OpenSSL's on short texts
@@ -123,9 +123,6 @@ def isomorphism_classes(adjacency: np.ndarray, labels: np.ndarray) -> np.ndarray
 
 # --- md5 over many rows ---------------------------------------------------------------------
 
-_SHARED_MESSAGES: list[np.ndarray] = []  # read by forked workers; set only around a pool's life
-
-
 def _md5_rows(messages: np.ndarray) -> bytes:
     """Concatenated md5 digests of the rows of a uint8 (M, L) message array."""
     length = messages.shape[1]
@@ -133,35 +130,29 @@ def _md5_rows(messages: np.ndarray) -> bytes:
     return b"".join([_md5(buffer[i : i + length]).digest() for i in range(0, len(buffer), length)])
 
 
-def _md5_shared_chunk(task: tuple[int, int, int]) -> bytes:
-    index, start, stop = task
-    return _md5_rows(_SHARED_MESSAGES[index][start:stop])
-
-
 def md5_digests(message_groups: list[np.ndarray], workers: int) -> list[np.ndarray]:
-    """md5 digests (uint8 (M, 16)) of each row of each message array, optionally in parallel.
+    """md5 digests (uint8 (M, 16)) of each row of each message array, on ``workers`` processes
+    of the execution layer (:func:`nasarena.execution.run_tasks`) when there are enough rows.
 
-    Workers are forked so the messages are shared, not pickled; where fork is unavailable
-    the work runs in this process.
+    A task is a chunk of rows, passed to its worker by value: the pool's workers come from its
+    fork server and share none of this process's memory, and copying a chunk through a pipe
+    costs a small fraction of hashing its rows (measured in ``bench/bench_nb101_enumerate.py``).
     """
     total = sum(len(m) for m in message_groups)
-    parallel = workers > 1 and total >= _PARALLEL_THRESHOLD and "fork" in multiprocessing.get_all_start_methods()
-    if not parallel:
+    if workers <= 1 or total < _PARALLEL_THRESHOLD:
         blobs = [_md5_rows(m) for m in message_groups]
     else:
         chunk = max(1, total // (4 * workers))
-        tasks = [(i, s, min(s + chunk, len(m))) for i, m in enumerate(message_groups) for s in range(0, len(m), chunk)]
-        _SHARED_MESSAGES[:] = message_groups
-        try:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                pieces = pool.map(_md5_shared_chunk, tasks)
-        finally:
-            _SHARED_MESSAGES.clear()
-        joined: dict[int, list[bytes]] = {}
-        for (index, _, _), piece in zip(tasks, pieces):
-            joined.setdefault(index, []).append(piece)
-        blobs = [b"".join(joined.get(i, [])) for i in range(len(message_groups))]
+        tasks = [(i, s, m[s:s + chunk]) for i, m in enumerate(message_groups) for s in range(0, len(m), chunk)]
+        pieces: dict[tuple[int, int], bytes] = {}
+        run_tasks(_md5_chunk, tasks, workers, lambda task, digest: pieces.__setitem__(task[:2], digest))
+        blobs = [b"".join(pieces[i, s] for s in range(0, len(m), chunk)) for i, m in enumerate(message_groups)]
     return [np.frombuffer(b, dtype=np.uint8).reshape(-1, 16) for b in blobs]
+
+
+def _md5_chunk(group: int, start: int, messages: np.ndarray) -> bytes:
+    """A task of :func:`md5_digests`: the digests of one chunk of rows (``group``, ``start`` name it)."""
+    return _md5_rows(messages)
 
 
 def _hex_text(digests: np.ndarray) -> np.ndarray:

@@ -55,7 +55,7 @@ class NB201Space:
     architecture = Cell201
     network = "nasarena.training.networks.nb201:NB201Network"
     supernet_truth = "nasarena.cli.supernet:table_truth"
-    estimator_comparison = "nasarena.estimators.evaluation:compare_estimators"
+    estimator_comparison = "nasarena.studies.estimator_evaluation:compare_estimators"
     dataset_study = "nasarena.cli.analyze:nb201_study"
     network_scale = MappingProxyType({"channels": 16, "cells_per_stage": 5, "num_classes": 10})
 

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .experiment import Job, plan
-from .settings import SearchSettings
+from ..oneshot.settings import SearchSettings
+from .oneshot_experiment import Job, plan
 
 #: The weight decays of the paper's L2 study (Fig. 11-13).
 WEIGHT_DECAYS = (1e-4, 3e-4, 9e-4, 27e-4, 81e-4)

@@ -29,7 +29,7 @@ import pandas as pd
 
 from ..analysis.supernet.identification import correlations, id_rate, random_baseline
 from ..errors import InvalidSettingError
-from . import PROXIES
+from ..estimators import PROXIES
 
 TOP_FRACTION = 0.1
 
@@ -144,7 +144,7 @@ def compare_with_training(table: pd.DataFrame, benchmark: str, ks: Sequence[int]
 def with_published(metrics: pd.DataFrame, benchmark: str) -> pd.DataFrame:
     """``metrics`` with a ``published_spearman`` column: each proxy's published |Spearman rho| on
     ``benchmark``'s labels (:mod:`.published`; NaN where there is none)."""
-    from .published import published_spearman
+    from ..estimators.published import published_spearman
 
     if metrics.empty:
         return metrics
@@ -231,11 +231,11 @@ def builtin_surrogate(rows: np.ndarray) -> Estimator:
 def _surrogate_and_test_rows() -> tuple[Any, np.ndarray]:
     """The surrogate's artefact and the NB201 rows of its test split (loaded once: seconds)."""
     from ..benchmarks.surrogate import load_builtin
-    from ..surrogates.builtin import BUILTINS
+    from .builtin_surrogates import training_data
 
     artifact: Any = load_builtin(NB201_SURROGATE).artifact
     data: Any
-    data, _ = BUILTINS[NB201_SURROGATE].data()
+    data, _ = training_data(NB201_SURROGATE)
     if data.sha256 != artifact.data.sha256:
         raise InvalidSettingError(f"{NB201_SURROGATE} was fitted on other data than its recipe builds now; "
                                   "its held-out architectures cannot be named")

@@ -36,9 +36,9 @@ import numpy as np
 from ..errors import DataFileError, InvalidSettingError
 from ..execution import run_tasks
 from ..io.files import atomic_write_bytes
+from ..oneshot.records import SearchEpochRecord as EpochRecord
+from ..oneshot.settings import SearchSettings
 from ..optimizers.base import Observation
-from .records import SearchEpochRecord as EpochRecord
-from .settings import SearchSettings
 
 TUNE_FILE = "tune.json"
 TRIALS_FILE = "trials.jsonl"
@@ -202,7 +202,7 @@ def _run_all(jobs: list[tuple], workers: int) -> list[list[EpochRecord]]:
 def _search(job: tuple) -> list[EpochRecord]:
     import torch
 
-    from .run import run_search
+    from ..oneshot.run import run_search
 
     settings, seed, run_dir, data_path = job
     torch.set_num_threads(1)

@@ -57,8 +57,8 @@ MAX_DRAWS_PER_ARCHITECTURE = 50
 def plan(space: str, sample: int | None, seed: int, unique: bool = False,
          within: str | None = None) -> list[tuple[str, int | None]]:
     """``(text, row)`` of the architectures of a table, in its order (see the module docstring)."""
+    from ..estimators.compute import derived_seed
     from ..spaces.registry import space as space_named
-    from .compute import derived_seed
 
     owner = space_named(space, needs="network")
     finite = hasattr(owner, "at_row") and isinstance(getattr(owner, "size", None), int)
@@ -140,8 +140,8 @@ def compute_table(space: str, proxies: Sequence[str], out: Path, *, sample: int 
     ``data``: the CIFAR-10 source (:func:`nasarena.training.load_cifar10`; read only when a
     proxy reads images); ``on_chunk(rows done, rows planned)`` after every finished chunk.
     """
+    from ..estimators.compute import derived_seed, proxies_named, proxy_scale
     from ..training.device import pick_device
-    from .compute import derived_seed, proxies_named, proxy_scale
 
     chosen = [proxy.name for proxy in proxies_named(proxies)]
     for name, value, low in (("seed", seed, 0), ("jobs", jobs, 1), ("image_size", image_size, 1)):
@@ -188,7 +188,7 @@ def compute_table(space: str, proxies: Sequence[str], out: Path, *, sample: int 
 
 def _minibatch(proxies, data, image_size: int, seed: int) -> tuple[np.ndarray, np.ndarray, str | None]:
     """The run's minibatch as arrays, and the data source (None when no proxy reads data)."""
-    from .compute import batch_size, minibatch
+    from ..estimators.compute import batch_size, minibatch
 
     size = batch_size(proxies)
     if size == 0:
@@ -210,7 +210,7 @@ def compute_chunk(space: str, chunk: tuple, proxies: tuple, images: np.ndarray, 
     """
     import torch
 
-    from .compute import compute_proxies
+    from ..estimators.compute import compute_proxies
 
     tensors = torch.from_numpy(images), torch.from_numpy(labels)
     records = []

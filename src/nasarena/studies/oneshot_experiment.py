@@ -23,10 +23,10 @@ from ..errors import NasarenaError, import_extra
 from ..execution import BACKENDS as BACKENDS  # where searches run (the CLI offers them)
 from ..execution import reporter, run_tasks
 from ..io.outputs import MARK_FILE, own_folder, release_unused
-from .names import OPTIMIZERS
-from .records import SearchEpochRecord as EpochRecord
-from .run import RUN_COMMAND, check_run_dir, claim_run_dir
-from .settings import SearchSettings
+from ..oneshot.names import OPTIMIZERS
+from ..oneshot.records import SearchEpochRecord as EpochRecord
+from ..oneshot.run import RUN_COMMAND, check_run_dir, claim_run_dir
+from ..oneshot.settings import SearchSettings
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ def claim(jobs: Sequence[Job]) -> None:
 def _run(job: Job, data_path: str | None, threads: int, device: str | None) -> list[EpochRecord]:
     import torch
 
-    from .run import run_search
+    from ..oneshot.run import run_search
 
     send = reporter()
     torch.set_num_threads(max(1, threads))

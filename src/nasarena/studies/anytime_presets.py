@@ -25,8 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import InvalidSettingError, unknown_name
-from .experiment import RunSpec, grid
-from .protocol import Budget, RunSettings
+from ..runner.experiment import RunSpec, grid
+from ..runner.protocol import Budget, RunSettings
 
 SEEDS = range(20)
 #: The paper's 3-trial NB101 semantics (see the module docstring).

@@ -48,11 +48,11 @@ import pandas as pd
 from ..errors import DataFileError, InvalidSettingError
 from ..execution import run_tasks
 from ..io.files import atomic_write_bytes
+from ..oneshot.run import SETTINGS_FILE, SNAPSHOT_DIR, error_reason, read_torch_file, read_weights
+from ..oneshot.settings import SearchSettings
 from ..spaces.oneshot import OneShotArch, architectures
 from ..spaces.oneshot.choices import choices, to_categorical
 from ..spaces.oneshot.positions import position
-from .run import SETTINGS_FILE, SNAPSHOT_DIR, error_reason, read_torch_file, read_weights
-from .settings import SearchSettings
 
 SCORES_DIR = "scores"
 SCORES_FILE = "scores.csv"
@@ -128,7 +128,7 @@ def candidates(run_dir: Path, epoch: int, scoring: Scoring) -> list[OneShotArch]
         return [chosen[int(i)] for i in rows]
     import torch
 
-    from .controller import Controller
+    from ..oneshot.controller import Controller
 
     controller = Controller(settings.space, settings.controller_hidden)
     controller.load_state_dict(_snapshot(str(run_dir), epoch)["extra"]["controller"])
@@ -145,7 +145,7 @@ def candidates(run_dir: Path, epoch: int, scoring: Scoring) -> list[OneShotArch]
 
 @lru_cache(maxsize=2)
 def _snapshot(run_dir: str, epoch: int) -> dict:
-    from .run import snapshot_path
+    from ..oneshot.run import snapshot_path
 
     return read_torch_file(snapshot_path(run_dir, epoch), "supernet snapshot",
                            "delete it (its epoch is then not scored) or run the search again")
@@ -162,10 +162,10 @@ def score_task(task: Task) -> tuple[np.ndarray, float]:
     """Scores of a chunk (one-shot validation accuracy of each architecture) and the seconds it took."""
     import torch
 
+    from ..oneshot.scoring import correct_predictions
+    from ..oneshot.search import fixed_validation_batches
+    from ..oneshot.supernet import PathWeights, Supernet
     from ..training.device import pick_device
-    from .scoring import correct_predictions
-    from .search import fixed_validation_batches
-    from .supernet import PathWeights, Supernet
 
     settings, _ = run_settings(task.run_dir)
     partial = settings.partial_channels if settings.optimizer == "pc-darts" else 1
@@ -311,7 +311,8 @@ def _not_numbers(column: pd.Series) -> bool:
 def write_run_tables(run_dir: str | Path, benchmark=None) -> pd.DataFrame:
     """Write ``scores.csv`` and ``correlation.csv`` of a run from its scored epochs; return the metrics."""
     from ..analysis.supernet import SupernetScores, evaluate_checkpoints
-    from ..benchmarks.oneshot import load, oneshot_accuracies
+    from ..benchmarks.oneshot import oneshot_accuracies
+    from ..benchmarks.registry import benchmark as load_benchmark
 
     run_dir = Path(run_dir)
     settings, seed = run_settings(run_dir)
@@ -319,7 +320,7 @@ def write_run_tables(run_dir: str | Path, benchmark=None) -> pd.DataFrame:
     atomic_write_bytes(run_dir / SCORES_FILE, long.to_csv(index=False).encode())
     if benchmark is None:
         options = {"path": settings.benchmark_path} if settings.benchmark_path else {}
-        benchmark = load(settings.space, settings.benchmark, **options)
+        benchmark = load_benchmark(settings.space, nb101=settings.benchmark, **options)
     true = oneshot_accuracies(settings.space, benchmark, loose_ends=False)
     scores = np.full((len(epochs), len(true)), np.nan)
     for i, epoch in enumerate(epochs):
