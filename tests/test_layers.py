@@ -150,3 +150,21 @@ def test_imports_seen_in_functions_relative_and_absolute(tmp_path):
     # the package root is the top layer's facade: it may compose any layer, and nothing may import it
     assert up == {("nasarena.benchmarks.live", "nasarena.runner.experiment"), ("nasarena.benchmarks.live", "nasarena.runner"),
                   ("nasarena.runner.protocol", "nasarena")}
+
+
+def test_the_architecture_page_matches_the_tree():
+    """docs/architecture.md's layer table lists exactly the folders of each layer, in order, and
+    its table of moved modules is :data:`nasarena.moved.MOVED`."""
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
+    table = page.split("<!-- layers:start -->")[1].split("<!-- layers:end -->")[0]
+    rows = [line.split("|")[1:3] for line in table.strip().splitlines()[2:]]
+    documented = []
+    for layer, folders in rows:
+        names = [f"{ROOT}.{name.rstrip('/')}" for name in re.findall(r"`([\w/]+)`", folders)]
+        documented.append((layer.strip(), sorted(names + ([ROOT] if "package root" in folders else []))))
+    assert documented == [(layer, sorted(entries)) for layer, entries in LAYERS]
+    moved = dict(re.findall(r"^\| `(nasarena\.[\w.]+)` \| `(nasarena\.[\w.]+)` \|$", page, flags=re.M))
+    assert moved == MOVED

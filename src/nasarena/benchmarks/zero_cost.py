@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InvalidSettingError
+from .protocol import ZERO_COST as ZERO_COST  # re-exported: the fidelity this benchmark answers
 from .protocol import InvalidArchitectureError
 from .result import Result
 
