@@ -7,5 +7,5 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[plots]"
-.venv/bin/nasarena run --benchmarks nb101-lite --optimizers rs,re,ls,reinforce --seeds 0-19 --budget 1e7 --out results
+.venv/bin/nasarena run --benchmarks nb101-noisy --optimizers rs,re,ls,reinforce --seeds 0-19 --budget 1e7 --out results
 .venv/bin/nasarena report results --out report

@@ -131,7 +131,7 @@ def test_the_cli_preset_defaults_to_nb101_noisy_and_benchmark_still_chooses(tmp_
     assert set(load_results(out)["benchmark"]) == {"nb101-noisy"}
     from nasarena.cli.run import _default_benchmark
 
-    assert _default_benchmark(None) == "nb101-lite"  # a plain grid keeps its fast default
+    assert _default_benchmark(None) == "nb101-noisy"  # issue 38: a plain grid too is scored on the 3-trial table
 
 
 def test_nb1shot1_defaults_to_nb101_noisy_and_old_default_runs_get_another_hash():

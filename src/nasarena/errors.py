@@ -36,6 +36,13 @@ class InvalidArchitectureError(NasarenaError, ValueError):
     """An architecture outside the space, or text that does not parse as one."""
 
 
+class ArchitectureTypeError(InvalidArchitectureError, TypeError):
+    """A value of a type no architecture can have (a float where a row, a cell or its text is taken).
+
+    Also a ``TypeError``, as such a call raised before the family existed, so ``except TypeError``
+    and ``except ValueError`` (an :class:`InvalidArchitectureError`) both keep working."""
+
+
 class InvalidSettingError(NasarenaError, ValueError):
     """A setting or argument with a wrong type or outside its accepted range."""
 

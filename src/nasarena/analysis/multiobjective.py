@@ -22,6 +22,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from ..errors import InvalidSettingError
 from ..runner.front import IncumbentFront
 from .pareto import TrueFront
 from .trajectories import RUN_KEYS, check_table, label
@@ -60,7 +61,7 @@ def front_trajectories(results: pd.DataFrame) -> pd.DataFrame:
     ``metric="hv_regret"``) and the run's ``problem`` and ``label``."""
     table = multiobjective_rows(results)
     if table.empty:
-        raise ValueError("no multi-objective runs (run with --objectives to make some)")
+        raise InvalidSettingError("no multi-objective runs (run with --objectives to make some)")
     parts = []
     for _, run in table.groupby(RUN_KEYS, sort=True):
         parts.append(_scored_run(run))

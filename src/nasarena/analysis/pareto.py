@@ -28,16 +28,49 @@ from functools import cached_property
 
 import numpy as np
 
+from ..errors import InvalidSettingError
+
 #: The hypervolume reference point in every objective after normalisation (nadir = 1).
 REFERENCE = 1.1
 
 
-def _points(points, name: str = "points") -> np.ndarray:
-    array = np.asarray(points, dtype=float)
-    if array.ndim != 2 or array.shape[1] < 1:
-        raise ValueError(f"{name} must be a 2-D array (one row per point), got shape {array.shape}")
-    if not np.isfinite(array).all():
-        raise ValueError(f"{name} holds values that are not finite")
+def _points(points, name: str = "points", objectives: int | None = None) -> np.ndarray:
+    """``points`` as a float (points, objectives) array, ``objectives`` columns where given; an
+    empty sequence is no points. Anything else is an :class:`InvalidSettingError` that names the
+    argument (``name``) and, for a value that is not finite, its row: a front of the wrong shape
+    would otherwise broadcast or reshape into a meaningless score, and NaN poisons every one."""
+    try:
+        array = np.asarray(points, dtype=float)
+    except (TypeError, ValueError) as error:  # ragged rows, text, objects
+        raise InvalidSettingError(f"{name} must be numbers, one row per point and one column per objective "
+                                  f"({error})") from None
+    if array.ndim == 1 and array.size == 0:
+        array = array.reshape(0, objectives or 0)
+    if array.ndim != 2 or (len(array) and array.shape[1] < 1):
+        hint = " (one point is written [[a, b, ...]])" if array.ndim == 1 else ""
+        raise InvalidSettingError(f"{name} must be a 2-D array (one row per point, one column per objective), got "
+                                  f"shape {array.shape}{hint}")
+    if objectives is not None and array.shape[1] != objectives:
+        raise InvalidSettingError(f"{name} has {array.shape[1]} objectives per point where {objectives} are expected "
+                                  f"(shape {array.shape})")
+    bad = np.argwhere(~np.isfinite(array))
+    if len(bad):
+        row, column = bad[0]
+        raise InvalidSettingError(f"{name} row {row} holds {array[row, column]} in objective {column}, which is not "
+                                  "finite")
+    return array
+
+
+def _point(point, name: str, objectives: int | None = None) -> np.ndarray:
+    """One point (a reference, ideal or nadir point) as a finite 1-D float array, ``objectives``
+    long where given; anything else is an :class:`InvalidSettingError` naming it."""
+    want = f"{objectives} finite numbers" if objectives else "finite numbers"
+    try:
+        array = np.asarray(point, dtype=float)
+    except (TypeError, ValueError):  # ragged, text, objects
+        raise InvalidSettingError(f"{name} must be {want}, one per objective, got {point!r:.80}") from None
+    if array.ndim != 1 or (objectives and len(array) != objectives) or not np.isfinite(array).all():
+        raise InvalidSettingError(f"{name} must be {want}, one per objective, got {array.tolist()!r:.80}")
     return array
 
 
@@ -55,8 +88,9 @@ def non_dominated(points) -> np.ndarray:
 def normalise(points, ideal, nadir) -> np.ndarray:
     """``(points - ideal) / (nadir - ideal)`` per objective; an objective the front does not
     spread (ideal = nadir, a front of one point) is shifted only, so it stays finite."""
-    array = _points(points)
-    ideal, nadir = np.asarray(ideal, dtype=float), np.asarray(nadir, dtype=float)
+    ideal = _point(ideal, "the ideal point")
+    nadir = _point(nadir, "the nadir point", len(ideal))
+    array = _points(points, "points", len(ideal))
     spread = nadir - ideal
     return (array - ideal) / np.where(spread > 0, spread, 1.0)
 
@@ -64,9 +98,9 @@ def normalise(points, ideal, nadir) -> np.ndarray:
 def hypervolume(front, reference) -> float:
     """Volume dominated by ``front`` and bounded by ``reference`` (points beyond it add nothing)."""
     array = _points(front, "front")
-    reference = np.asarray(reference, dtype=float)
-    if reference.shape != (array.shape[1],):
-        raise ValueError(f"the reference point has {reference.size} values for {array.shape[1]} objectives")
+    reference = _point(reference, "the reference point", array.shape[1] or None)
+    if len(array) == 0:
+        return 0.0
     inside = array[(array < reference).all(axis=1)]
     if len(inside) == 0:
         return 0.0
@@ -76,10 +110,13 @@ def hypervolume(front, reference) -> float:
 
 
 def igd_plus(front, reference_front) -> float:
-    """IGD+ of ``front`` against ``reference_front`` (the true front): lower is better."""
-    array, reference = _points(front, "front"), _points(reference_front, "reference_front")
-    if len(array) == 0 or len(reference) == 0:
-        raise ValueError("IGD+ needs a non-empty front and reference front")
+    """IGD+ of ``front`` against ``reference_front`` (the true front): lower is better. Both need
+    points: the distance from or to no point at all is undefined."""
+    reference = _points(reference_front, "reference_front")
+    array = _points(front, "front", reference.shape[1] or None)
+    for name, points in (("front", array), ("reference_front", reference)):
+        if len(points) == 0:
+            raise InvalidSettingError(f"IGD+ needs at least one point in {name}, which is empty")
     import moocore
 
     return float(moocore.igd_plus(array, ref=reference))
@@ -101,7 +138,7 @@ class TrueFront:
         """The true front of ``matrix`` (rows: architectures, columns: minimised objectives)."""
         table = _points(matrix, "objective matrix")
         if len(table) == 0:
-            raise ValueError("the objective matrix has no rows")
+            raise InvalidSettingError("the objective matrix has no rows: a true front needs at least one architecture")
         mask = non_dominated(table)
         points = table[mask]
         return cls(points, np.flatnonzero(mask), points.min(axis=0), points.max(axis=0))
@@ -117,13 +154,20 @@ class TrueFront:
         return hypervolume(normalise(self.points, self.ideal, self.nadir), self.reference)
 
     def hypervolume_regret(self, found) -> float:
-        """``(HV(true) - HV(found)) / HV(true)`` in normalised objectives; 1 for an empty front."""
-        array = np.asarray(found, dtype=float).reshape(-1, self.points.shape[1])
+        """``(HV(true) - HV(found)) / HV(true)`` in normalised objectives; 1 for an empty front.
+        ``found`` has the true front's objectives, one row per point (checked: a vector of another
+        length would otherwise be scored as points it is not)."""
+        array = _points(found, "found front", self.points.shape[1])
         if len(array) == 0:
             return 1.0
         covered = hypervolume(normalise(array, self.ideal, self.nadir), self.reference)
         return (self.hypervolume - covered) / self.hypervolume
 
     def igd_plus(self, found) -> float:
-        """IGD+ of the normalised ``found`` front against the normalised true front."""
-        return igd_plus(normalise(found, self.ideal, self.nadir), normalise(self.points, self.ideal, self.nadir))
+        """IGD+ of the normalised ``found`` front against the normalised true front; an empty
+        ``found`` has none (its hypervolume regret, 1, scores it)."""
+        array = _points(found, "found front", self.points.shape[1])
+        if len(array) == 0:
+            raise InvalidSettingError("IGD+ of an empty found front is undefined (there is no point to measure the "
+                                      "distance to); its hypervolume regret is 1")
+        return igd_plus(normalise(array, self.ideal, self.nadir), normalise(self.points, self.ideal, self.nadir))

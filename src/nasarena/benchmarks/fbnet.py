@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InvalidArchitectureError
+from ..errors import ArchitectureTypeError, InvalidArchitectureError
 from ..io.packaged import FBNET_LATENCY_FILE, load_arrays, read_manifest
 from ..spaces.fbnet import NUM_LAYERS, SIZE, FBNetArch, FBNetSpace
 from .latency import LatencyTable, describe_settings
@@ -61,7 +61,7 @@ class FBNetLatency:
                 return FBNetArch.from_text(arch.replace("-", ",") if "," not in arch else arch)
             except ValueError as error:
                 raise InvalidArchitectureError(str(error)) from None
-        raise InvalidArchitectureError(f"expected an FBNetArch or its text form, got {type(arch).__name__}")
+        raise ArchitectureTypeError(f"expected an FBNetArch or its text form, got {type(arch).__name__} {arch!r:.80}")
 
     def latency(self, arch, device: str) -> float:
         """Modelled inference latency in ms: intercept plus the term of each layer's block."""
@@ -72,6 +72,8 @@ class FBNetLatency:
     def latency_batch(self, archs, device: str) -> np.ndarray:
         """:meth:`latency` of many architectures at once."""
         column = self._devices.column_index(device)
+        if isinstance(archs, (str, bytes)) or not hasattr(archs, "__iter__"):
+            raise ArchitectureTypeError(f"latency_batch takes a sequence of architectures, got {type(archs).__name__}")
         blocks = np.array([self.arch(a).block_indices for a in archs], dtype=np.int64).reshape(-1, NUM_LAYERS)
         return self.intercept_ms[column] + self.terms_ms[self._layers, blocks, column].sum(axis=1)
 

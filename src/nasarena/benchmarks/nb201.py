@@ -17,6 +17,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..errors import ArchitectureTypeError, InvalidSettingError
 from ..io.packaged import NB201_FILE, NB201_LATENCY_FILE, load_arrays, read_manifest
 from ..spaces.nb201 import NUM_CELLS, Cell201, NB201Space, cell_at, flops, index_of, trainable_parameters
 from .latency import LatencyTable, describe_settings, nb201_latencies
@@ -123,6 +124,8 @@ class NB201Benchmark(TabularBenchmark):
 
 
 def row_of_cell(arch) -> int:
+    """Row of an NB201 cell given as a ``Cell201`` or its string (a row index never gets here:
+    ``TabularBenchmark.row`` takes it); anything else is an :class:`ArchitectureTypeError`."""
     if isinstance(arch, Cell201):
         return index_of(arch)
     if isinstance(arch, str):
@@ -130,14 +133,15 @@ def row_of_cell(arch) -> int:
             return index_of(Cell201.from_string(arch))
         except ValueError as error:
             raise InvalidArchitectureError(str(error)) from None
-    raise TypeError(f"expected an NB201 Cell201, a cell string or an index, got {type(arch).__name__}")
+    raise ArchitectureTypeError(f"expected an NB201 Cell201, a cell string or a row index (a whole number), got "
+                                f"{type(arch).__name__} {arch!r:.80}")
 
 
 def load(dataset: str, seed: int = 0, proxy: str | None = None) -> TabularBenchmark:
     """The NB201 benchmark of ``dataset``; with ``proxy`` (a proxy of the embedded table, e.g.
     synflow) it answers fidelity 0 with that proxy (:mod:`.zero_cost`)."""
     if dataset not in DATASETS:
-        raise ValueError(f"unknown NB201 dataset {dataset!r}; expected one of {', '.join(DATASETS)}")
+        raise InvalidSettingError(f"unknown NB201 dataset {dataset!r}; expected one of {', '.join(DATASETS)}")
     arrays = load_arrays(NB201_FILE)
     cells = [cell_at(i) for i in range(NUM_CELLS)]
     # float64: the data's precision (float32 would merge distinct accuracies of different cells)

@@ -4,6 +4,10 @@
 BENCHMARK --best-under L --device D`` instead answers the constrained question exactly from the
 table: the most accurate architecture whose latency on D is at most L ms
 (:func:`nasarena.benchmarks.objectives.best_under`).
+
+The text and the ``--json`` output flag the same values as modelled: the result's own
+``modelled`` fields, ``final_accuracy`` on a surrogate, and the latency a benchmark serves as a
+stand-in (nb201-cifar100 and -imagenet16-120 serve the CIFAR-10 network's), with the reason.
 """
 
 from __future__ import annotations
@@ -89,20 +93,40 @@ def query_command(
     except (ValueError, TypeError, LookupError) as error:  # the benchmark's own word on a bad architecture
         raise InvalidArchitectureError(f"{bench.name} cannot query {arch!r}: {error}") from None
     values = {**result.to_dict(), "final_accuracy": final}
+    basis = regret_basis(bench.name)
+    modelled = set(result.modelled) | ({"final_accuracy"} if basis == MODELLED else set())
+    latency_note = None
     if device is not None:
-        values[f"latency_ms_{device}"] = bench.latency(architecture, device)
-    if as_json:
-        typer.echo(json.dumps({"benchmark": bench.name, "architecture": arch, **values}))
+        latency = f"latency_ms_{device}"
+        values[latency] = bench.latency(architecture, device)
+        latency_note = _modelled_latency_note(bench)
+        if latency_note is not None:
+            modelled.add(latency)
+    values["modelled"] = sorted(modelled)  # one list for the text and the JSON, so neither says less
+    if as_json:  # with what the text's closing lines say: the regret basis, why latency is modelled
+        notes = {"final_accuracy_basis": basis}
+        if device is not None:
+            notes["latency_modelled"] = latency_note is not None
+        if latency_note is not None:
+            notes["latency_note"] = latency_note
+        typer.echo(json.dumps({"benchmark": bench.name, "architecture": arch, **values, **notes}))
         return
     typer.echo(f"{bench.name}, architecture {arch}")
     for name, value in values.items():
         typer.echo(f"  {name:22s} {'n/a (not in the data)' if value is None else value}")
-    basis = regret_basis(bench.name)
     how = "noise-free" if basis == MODELLED else "averaged over trials"
     typer.echo(f"  (accuracies are fractions; final_accuracy is what regret is measured on: the {basis} at the highest "
                f"fidelity, {how})")
-    if device is not None and "latency" in getattr(bench, "modelled_objectives", ()):
-        typer.echo(f"  (latency modelled: {bench.latency_table.note})")
+    if latency_note is not None:
+        typer.echo(f"  (latency modelled: {latency_note})")
+
+
+def _modelled_latency_note(bench) -> str | None:
+    """Why ``bench`` serves a modelled latency (its latency table's note: nb201-cifar100 and
+    -imagenet16-120 serve the CIFAR-10 network's); None where latency is measured or absent."""
+    if "latency" not in getattr(bench, "modelled_objectives", ()):
+        return None
+    return bench.latency_table.note
 
 
 def _print_best_under(bench, device: str, bound: float, fidelity: int | None, as_json: bool) -> None:
@@ -113,16 +137,17 @@ def _print_best_under(bench, device: str, bound: float, fidelity: int | None, as
         raise InvalidSettingError("--best-under ranks by the final accuracy at the highest fidelity: give no "
                                   "--fidelity with it")
     best = best_under(bench, device, bound)
+    latency_note = _modelled_latency_note(bench)
     text = bench.space.to_text(best.arch)
     values = {"benchmark": bench.name, "device": device, "max_latency_ms": best.max_latency_ms,
               "architecture": text, "row": best.row, "metric": best.metric, "accuracy": best.accuracy,
               "latency_ms": best.latency_ms, "feasible_architectures": best.feasible,
-              "latency_modelled": "latency" in getattr(bench, "modelled_objectives", ())}
+              "latency_modelled": latency_note is not None}
     if as_json:
-        typer.echo(json.dumps(values))
+        typer.echo(json.dumps(values if latency_note is None else {**values, "latency_note": latency_note}))
         return
     typer.echo(f"{bench.name}: the best of {best.feasible:,} architectures within {bound:g} ms on {device}")
     typer.echo(f"  architecture {text} (row {best.row})")
     typer.echo(f"  {best.metric} {best.accuracy:.4f} (mean at the highest fidelity); latency {best.latency_ms:.4g} ms")
-    if values["latency_modelled"]:
-        typer.echo(f"  (latency modelled: {bench.latency_table.note})")
+    if latency_note is not None:
+        typer.echo(f"  (latency modelled: {latency_note})")
