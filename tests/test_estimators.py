@@ -93,7 +93,8 @@ def test_snip_grad_norm_and_fisher_of_a_linear_classifier_by_its_closed_form_gra
     probe = probe_of(network, torch.from_numpy(x).reshape(6, 3, 2, 2), torch.from_numpy(y))
     assert PROXIES["snip"].score(probe) == pytest.approx(np.abs(w * dw).sum(), rel=1e-9)
     assert PROXIES["grad_norm"].score(probe) == pytest.approx(np.linalg.norm(dw), rel=1e-9)
-    assert PROXIES["fisher"].score(probe) == pytest.approx((0.5 * (a * da) ** 2).mean(axis=0).sum(), rel=1e-9)
+    # the linear layer's fan-in (12 weights per output) weights each channel (the reference code's spread)
+    assert PROXIES["fisher"].score(probe) == pytest.approx(12 * (0.5 * (a * da) ** 2).mean(axis=0).sum(), rel=1e-9)
 
 
 def test_grasp_of_a_linear_classifier_equals_minus_w_times_the_full_hessian_times_g():
@@ -123,9 +124,10 @@ def test_jacob_cov_of_a_linear_network_whose_jacobians_are_all_equal():
     assert PROXIES["jacob_cov"].score(probe_of(network, images)) == pytest.approx(expected, rel=1e-6)
 
 
-def test_zen_of_a_network_whose_features_are_its_input_is_the_log_mean_perturbation_norm():
-    """With f(x) = x and no batch norm, Zen = log mean ||0.01 eps_i||: the draws are the
-    generator's (seeded by the probe), images first, then eps."""
+def test_zen_of_a_network_whose_features_are_its_input_is_the_log_mean_perturbation_distance():
+    """With f(x) = x and no batch norm, zen = log mean_i sum |0.01 eps_i| (the reference code's L1)
+    and zen_paper = log mean_i ||0.01 eps_i||_F (the paper's): the draws are the generator's
+    (seeded by the probe), images first, then eps."""
 
     class Passthrough(nn.Module):
         def __init__(self):
@@ -138,9 +140,74 @@ def test_zen_of_a_network_whose_features_are_its_input_is_the_log_mean_perturbat
     generator = torch.Generator().manual_seed(11)
     torch.randn((64, 3, 4, 4), generator=generator)
     eps = torch.randn((64, 3, 4, 4), generator=generator).double()
-    expected = math.log(float((0.01 * eps).flatten(1).norm(dim=1).mean()))
-    score = PROXIES["zen"].score(probe_of(Passthrough(), torch.zeros(1, 3, 4, 4), seed=11))
-    assert score == pytest.approx(expected, rel=1e-5)
+    probe = probe_of(Passthrough(), torch.zeros(1, 3, 4, 4), seed=11)
+    assert PROXIES["zen"].score(probe) == pytest.approx(
+        math.log(float((0.01 * eps).abs().flatten(1).sum(dim=1).mean())), rel=1e-5)
+    assert PROXIES["zen_paper"].score(probe) == pytest.approx(
+        math.log(float((0.01 * eps).flatten(1).norm(dim=1).mean())), rel=1e-5)
+
+
+def test_zen_adds_the_log_running_deviation_after_two_passes_and_is_nan_only_without_input():
+    """One BN on the identity: its running variance after the passes of x and x + 0.01 eps is
+    0.81 + 0.09 var(x) + 0.1 var(x + 0.01 eps) (momentum 0.1, unbiased batch variances), the
+    reference code's scaling. A network whose features ignore the input has zen NaN, not -inf."""
+
+    class Normalised(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.last = nn.BatchNorm2d(3)
+
+        def forward(self, x):
+            return self.last(x).mean(dim=(2, 3))
+
+    generator = torch.Generator().manual_seed(3)
+    x = torch.randn((64, 3, 4, 4), generator=generator)
+    noisy = x + 0.01 * torch.randn((64, 3, 4, 4), generator=generator)
+    network = Normalised().train()
+    reference = Normalised().train()
+    with torch.no_grad():
+        first, second = reference.last(x).double(), reference.last(noisy).double()
+    running = 0.81 + 0.09 * x.var(dim=(0, 2, 3), unbiased=True) + 0.1 * noisy.var(dim=(0, 2, 3), unbiased=True)
+    expected = (math.log(float((first - second).abs().flatten(1).sum(dim=1).mean()))
+                + math.log(math.sqrt(float(running.double().mean()))))
+    assert PROXIES["zen"].score(probe_of(network, torch.zeros(1, 3, 4, 4), seed=3)) == pytest.approx(expected, rel=1e-4)
+
+    class Constant(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.last = nn.Identity()
+
+        def forward(self, x):
+            return self.last(x * 0).mean(dim=(2, 3))
+
+    assert math.isnan(PROXIES["zen"].score(probe_of(Constant(), torch.zeros(1, 3, 4, 4))))
+    assert math.isnan(PROXIES["zen_paper"].score(probe_of(Constant(), torch.zeros(1, 3, 4, 4))))
+
+
+def test_fisher_weights_each_channel_by_its_fan_in_as_the_reference_code():
+    """A 1x1 conv from 3 to 2 channels then a linear layer: fisher is the sum over both layers of
+    the per-channel values times the weights per output channel (3 for the conv, 2 for the linear)."""
+    torch.manual_seed(0)
+    conv, linear = nn.Conv2d(3, 2, 1, bias=False).double(), nn.Linear(2, 4, bias=False).double()
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv, self.linear = conv, linear
+
+        def forward(self, x):
+            return self.linear(self.conv(x).mean(dim=(2, 3)))
+
+    images = torch.from_numpy(np.random.default_rng(4).normal(size=(5, 3, 2, 2)))
+    labels = torch.tensor([0, 1, 2, 3, 0])
+    a1 = conv(images).detach().requires_grad_()
+    a2 = linear(a1.mean(dim=(2, 3)))
+    a2.retain_grad()
+    nn.functional.cross_entropy(a2, labels).backward()
+    channel1 = 0.5 * ((a1.detach() * a1.grad).sum(dim=(2, 3)) ** 2).mean(dim=0)
+    channel2 = 0.5 * ((a2.detach() * a2.grad) ** 2).mean(dim=0)
+    expected = float(channel1.sum() * 3 + channel2.sum() * 2)
+    assert PROXIES["fisher"].score(probe_of(Net(), images, labels)) == pytest.approx(expected, rel=1e-9)
 
 
 def test_params_and_flops_equal_the_nb201_and_nb101_exact_counts():

@@ -81,19 +81,33 @@ def evaluate(
 
     On NB201 the table's proxies stand beside the 12-epoch accuracy (short training), the embedded
     GDAS supernet and the built-in surrogate; on other spaces beside the benchmark's accuracy at
-    each of its lower fidelities (nb101-slice: 4, 12 and 36 epochs).
+    each of its lower fidelities (nb101-slice: 4, 12 and 36 epochs). One table is judged against
+    benchmarks of its own space only. A table holding an architecture in more than one row is
+    refused (not de-duplicated), as is a k larger than the table. Undefined values (NaN, -inf)
+    rank last; how many each estimator has is printed and reported.
     """
     import pandas as pd
 
+    from ..benchmarks import benchmark as load
     from ..errors import InvalidSettingError
     from ..estimators.published import NOTE as PUBLISHED_NOTE
-    from ..studies.estimator_evaluation import compare_with_training
+    from ..studies.estimator_evaluation import check_thresholds, compare_with_training, undefined_notes
 
     thresholds = _thresholds(ks)
     benchmarks = vocabulary.split(benchmark)
     if not benchmarks:
         raise InvalidSettingError("--benchmarks: name at least one benchmark, e.g. nb201-cifar10")
-    frame, settings, origin = _table(table, benchmarks[0])
+    spaces = {name: load(name).space.name for name in benchmarks}
+    frame, settings, origin = _table(table, spaces[benchmarks[0]])
+    foreign = [name for name in benchmarks if spaces[name] != settings["space"]]
+    if foreign:
+        raise InvalidSettingError(
+            f"--benchmarks {benchmark}: one table is judged against benchmarks of its own space, and {origin} is a "
+            f"table of the {settings['space']} space; "
+            + ", ".join(f"{name} is over the {spaces[name]} space" for name in foreign)
+            + f": evaluate {'it' if len(foreign) == 1 else 'them'} in a separate call (--benchmarks "
+              f"{','.join(foreign)}{'' if table is None else ' and a --table of that space'})")
+    check_thresholds(thresholds, len(frame))
     # the space's own comparison (NB201: short training, the embedded supernet, the surrogate), else the proxies alone
     comparison = _estimator_comparison(settings["space"])
     results: dict[str, pd.DataFrame] = {}
@@ -113,6 +127,8 @@ def evaluate(
         _print(metrics, thresholds)
         for line in metrics.attrs.get("skipped", []):
             typer.echo(f"left out: {line}")
+        for line in undefined_notes(metrics):
+            typer.echo(line)
     for note in notes:
         typer.echo(note)
     if out is not None:
@@ -143,29 +159,24 @@ def _thresholds(ks: str) -> list[int]:
         raise InvalidSettingError(f"--ks {ks!r}: whole numbers, comma-separated, e.g. 5,10,50") from None
 
 
-def _table(table: Path | None, benchmark: str):
-    """The table to evaluate (without ``table``: the embedded one of ``benchmark``'s space), its
-    settings and the words for where it comes from."""
-    import pandas as pd
-
-    from ..benchmarks import benchmark as load
-    from ..errors import InvalidSettingError
+def _table(table: Path | None, space: str):
+    """The table to evaluate (without ``table``: the embedded one of ``space``), its settings and
+    the words for where it comes from; a file that is not a table as compute writes it is refused
+    saying what is wrong (:func:`nasarena.studies.estimator_table.read_table`)."""
     from ..estimators.embedded import embedded_table
-    from ..studies.estimator_table import read_settings
+    from ..studies.estimator_table import read_table
 
     if table is None:
-        frame = embedded_table(load(benchmark).space.name)
+        frame = embedded_table(space)
         return frame, frame.attrs["settings"], "the embedded table"
-    settings = read_settings(table) if table.is_file() else None
-    if settings is None:
-        raise InvalidSettingError(f"--table {table} is not a table of `nasarena estimators compute`")
-    return pd.read_parquet(table), settings, str(table)
+    frame, settings = read_table(table)
+    return frame, settings, str(table)
 
 
 def _print(metrics, thresholds: list[int]) -> None:
-    """One line per estimator: quality, a1(k) against random, seconds per architecture."""
+    """One line per estimator: quality, a1(k) against random, undefined values, seconds per architecture."""
     columns = ["n", "spearman", "published_spearman", "kendall", "spearman_top10", "kendall_top10", "precision_top10",
-               *(f"a1@{k}" for k in thresholds), *(f"random@{k}" for k in thresholds), "seconds"]
+               *(f"a1@{k}" for k in thresholds), *(f"random@{k}" for k in thresholds), "undefined", "seconds"]
     width = max(12, *(len(name) for name in metrics["estimator"]))
     typer.echo(f"{'estimator':{width}s} " + " ".join(f"{column:>10s}" for column in columns))
     for _, row in metrics.iterrows():

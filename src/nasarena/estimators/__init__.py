@@ -31,6 +31,7 @@ PROXIES = Registry("zero-cost proxy", {
     "jacob_cov": "nasarena.estimators.jacob_cov:JACOB_COV",
     "naswot": "nasarena.estimators.naswot:NASWOT",
     "zen": "nasarena.estimators.zen:ZEN",
+    "zen_paper": "nasarena.estimators.zen:ZEN_PAPER",
 })
 
 _EXPORTS = {"compute_proxies": ".compute", "minibatch": ".compute", "embedded_table": ".embedded"}

@@ -15,6 +15,7 @@ head (DARTS) is left out: it is a training aid that the papers' parameter counts
 
 from __future__ import annotations
 
+import numbers
 import time
 import zlib
 from collections.abc import Sequence
@@ -33,14 +34,22 @@ from .proxy import Probe, Proxy, ProxyResult
 
 
 def derived_seed(seed: int, purpose: str) -> int:
-    """An independent 63-bit seed for one use (``init``, ``minibatch``, ``inputs``) of ``seed``."""
+    """An independent 63-bit seed for one use (``init``, ``minibatch``, ``inputs``) of ``seed``.
+
+    ``seed`` must be a whole number >= 0 (numpy's seed sequence takes no other): anything else is
+    refused here, naming the setting, rather than by numpy's bit generator."""
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise InvalidSettingError(f"seed={seed!r} must be a whole number >= 0")
     state = np.random.SeedSequence([int(seed), zlib.crc32(purpose.encode())]).generate_state(2, dtype=np.uint32)
     return int(state[0]) << 31 | int(state[1]) >> 1
 
 
-def proxies_named(names: Sequence[str]) -> list[Proxy]:
-    """The proxies of ``names`` (registry order kept as given); unknown or repeated names refused."""
-    names = list(names)
+def proxies_named(names: Sequence[str] | str) -> list[Proxy]:
+    """The proxies of ``names`` (registry order kept as given); unknown or repeated names refused.
+
+    One name given as a string is the list of that name (a string is a sequence of its letters,
+    which would otherwise be read as one-letter names)."""
+    names = [names] if isinstance(names, str) else list(names)
     if not names:
         raise InvalidSettingError(f"name at least one proxy, e.g. synflow,naswot; known: {', '.join(PROXIES)}")
     repeated = sorted({name for name in names if names.count(name) > 1})
@@ -107,16 +116,17 @@ def architecture(space: str, arch):
     return arch
 
 
-def compute_proxies(space: str, arch, proxies: Sequence[str], *, images: torch.Tensor | None = None,
+def compute_proxies(space: str, arch, proxies: Sequence[str] | str, *, images: torch.Tensor | None = None,
                     labels: torch.Tensor | None = None, image_size: int | None = None, seed: int = 0,
                     device: str | torch.device = "cpu", scale: dict | None = None) -> ProxyResult:
-    """Every proxy of ``proxies`` (names) for ``arch`` of ``space``, each with its seconds.
+    """Every proxy of ``proxies`` (names, or one name) for ``arch`` of ``space``, each with its seconds.
 
     ``images``/``labels``: the run's minibatch (:func:`minibatch`), needed when a proxy reads
     data; ``image_size`` defaults to the images' side (32 without images). ``device``: ``auto``,
     ``cpu``, ``cuda``... (:func:`nasarena.training.device.pick_device`).
     """
     chosen = proxies_named(proxies)
+    init_seed = derived_seed(seed, "init")  # refuses a bad seed before any network is built
     arch = architecture(space, arch)
     text = space_named(space).to_text(arch)
     needed = batch_size(chosen)
@@ -127,7 +137,6 @@ def compute_proxies(space: str, arch, proxies: Sequence[str], *, images: torch.T
     side = image_size or (images.shape[-1] if images is not None and len(images) else 32)
     target = pick_device(device) if isinstance(device, str) else device
     knobs = proxy_scale(space, scale)
-    init_seed = derived_seed(seed, "init")
 
     def build() -> torch.nn.Module:
         with torch.random.fork_rng(devices=[]):

@@ -14,9 +14,15 @@ DARTS's drop path is off at initialisation):
 - ``grasp`` (Wang et al. 2020): ``sum -(W * H dL/dW)``, ``H`` the Hessian of ``L``, through one
   Hessian-vector product; the sign is Abdelfattah et al.'s (GraSP prunes the largest values, so
   the network score negates them and larger is better);
-- ``fisher`` (Turner et al. 2020, as Abdelfattah et al. compute it): for every output channel
-  ``k`` of every conv and linear layer, ``0.5 * mean over images of (sum over positions of
-  a * dL/da)^2`` with ``a`` the layer's output activation, summed over channels and layers.
+- ``fisher`` (Turner et al. 2020, as Abdelfattah et al.'s code computes it): for every output
+  channel ``k`` of every conv and linear layer, ``0.5 * mean over images of (sum over positions
+  of a * dL/da)^2`` with ``a`` the layer's output activation, *weighted by the channel's fan-in*
+  (the number of weights of one output channel, ``prod(weight.shape[1:])``), summed over channels
+  and layers. The weighting is the reference code's: zero-cost-nas turns the per-channel values
+  into per-weight ones by filling each channel's ``weight.shape[1:]`` block with its value
+  (``reshape_elements``) and the network's score sums every weight. The weighting changes
+  rankings (issue 38 measured it on NB201), so the name ``fisher`` means the reference code's
+  value.
 """
 
 from __future__ import annotations
@@ -65,7 +71,7 @@ def _fisher(probe: Probe) -> float:
 
     def keep(layer, inputs, output) -> None:
         output.retain_grad()
-        activations.append(output)
+        activations.append((layer, output))
 
     handles = [layer.register_forward_hook(keep) for layer in scored_layers(network)]
     try:
@@ -74,12 +80,13 @@ def _fisher(probe: Probe) -> float:
         for handle in handles:
             handle.remove()
     total = 0.0
-    for activation in activations:
+    for layer, activation in activations:
         if activation.grad is None:
             continue
         product = activation.detach() * activation.grad
         per_channel = product.sum(dim=tuple(range(2, product.dim()))) if product.dim() > 2 else product
-        total += float(0.5 * per_channel.pow(2).mean(dim=0).sum())
+        fan_in = layer.weight[0].numel()  # the weights of one output channel: prod(weight.shape[1:])
+        total += float(0.5 * per_channel.pow(2).mean(dim=0).sum()) * fan_in
     return total
 
 
@@ -91,4 +98,5 @@ SNIP = Proxy("snip", f"{_PAPER} (Lee et al. 2019)", "sum |W * dL/dW| over conv/l
 GRASP = Proxy("grasp", f"{_PAPER} (Wang et al. 2020)", "sum -(W * H dL/dW) over conv/linear weights; training "
               "mode, 64 images", BATCH, _grasp)
 FISHER = Proxy("fisher", f"{_PAPER} (Turner et al. 2020)", "sum over conv/linear output channels of 0.5 * mean "
-               "over images of (sum over positions of a * dL/da)^2; training mode, 64 images", BATCH, _fisher)
+               "over images of (sum over positions of a * dL/da)^2 times the channel's fan-in (the reference "
+               "code's per-weight spread); training mode, 64 images", BATCH, _fisher)

@@ -1,21 +1,38 @@
 """Zen-score (Lin et al. 2021, "Zen-NAS: a zero-shot NAS for high-performance image recognition",
-ICCV, Sec. 3-4).
+ICCV), as the reference code computes it, and the paper's formula under its own name.
 
-Data-free: every conv and linear weight is redrawn from a standard Gaussian (biases zero, batch
-norm scale 1 and shift 0), the network runs in training mode (batch norm with the batch's
-statistics) on 64 standard-Gaussian images ``x`` and on ``x + alpha * eps`` (``eps`` standard
-Gaussian, ``alpha = 0.01``), and with ``f`` the feature map before the global average pooling
+Both are data-free: every conv and linear weight is redrawn from a standard Gaussian (biases
+zero, batch-norm scale 1 and shift 0), and the network runs in training mode on 64
+standard-Gaussian images ``x`` and on ``x + alpha * eps`` (``eps`` standard Gaussian, ``alpha =
+0.01``); ``f`` is the feature map before the global average pooling (where each space's network
+pools is :data:`POOLED_AFTER`).
 
-    Zen = log E ||f(x) - f(x + alpha * eps)||_F + sum over BN layers i of log sqrt(mean_j s_ij^2)
+``zen``, the reference code's (ZenNAS ``compute_zen_score.py``, and NASLib's port that
+NAS-Bench-Suite-Zero's published values come from)::
 
-where ``s_ij^2`` is the batch variance of channel ``j`` entering BN layer ``i`` on the pass of
-``x`` (the paper's Eq. 7; the expectation is the mean over the 64 images of one draw). Where
-each space's network pools is :data:`POOLED_AFTER`. Zen-score is defined for plain
-convolutional networks with BN after every conv; on cells with identity and zero edges it is
-computed the same way, as later benchmarks of it do.
+    zen = log mean_images sum_(c,h,w) |f(x) - f(x + alpha * eps)|
+          + sum over BN layers i of log sqrt(mean_j running_var_ij)
+
+an L1 distance, and the batch norms' *running* variances after the two passes (each pass
+updates them with the layer's momentum from their initial 1; a BN without running statistics is
+skipped, as the reference's ``try`` skips it). Those never vanish, so ``zen`` is finite for every
+finite network; it is undefined (NaN) only when the features do not depend on the input at all
+(a cell whose output is all zeros), where the distance is 0.
+
+``zen_paper``, the paper's Eq. 7: the mean L2 (Frobenius) distance, and the *batch* variances
+of the channels entering each BN on the pass of ``x``::
+
+    zen_paper = log mean_images ||f(x) - f(x + alpha * eps)||_F + sum_i log sqrt(mean_j s_ij^2)
+
+A conv on an all-zero node has batch variance 0 there, so the paper's formula is ``-inf`` for
+such cells (many NB201 cells have one); nasarena reports NaN (undefined) instead.
+Zen-score is defined for plain convolutional networks with BN after every conv; on cells with
+identity and zero edges it is computed the same way, as later benchmarks of it do.
 """
 
 from __future__ import annotations
+
+import math
 
 import torch
 from torch import nn
@@ -23,7 +40,7 @@ from torch import nn
 from ..errors import InvalidSettingError
 from .proxy import Probe, Proxy
 
-#: Images of each Gaussian draw and the perturbation's scale (the paper's settings).
+#: Images of each Gaussian draw and the perturbation's scale (the paper's and the reference code's).
 BATCH = 64
 ALPHA = 0.01
 #: The module of each space's network whose output is the map before global average pooling
@@ -53,7 +70,10 @@ def gaussian_init(network: nn.Module, generator: torch.Generator) -> None:
                 module.bias.zero_()
 
 
-def _zen(probe: Probe) -> float:
+def _two_passes(probe: Probe, on_first_pass=None) -> tuple[nn.Module, torch.Tensor, torch.Tensor]:
+    """The Gaussian-initialised network and its pre-pooling features of ``x`` and of
+    ``x + alpha * eps`` (drawn in that order from the probe's seed); ``on_first_pass(network)``
+    returns hooks to remove after the pass of ``x``."""
     generator = torch.Generator().manual_seed(probe.seed)
     network = probe.build()
     gaussian_init(network, generator)
@@ -61,25 +81,54 @@ def _zen(probe: Probe) -> float:
     images = torch.randn(shape, generator=generator).to(probe.device)
     perturbed = images + ALPHA * torch.randn(shape, generator=generator).to(probe.device)
     features: list[torch.Tensor] = []
-    variances: list[torch.Tensor] = []
     handles = [pre_pooling(network, probe.space).register_forward_hook(
         lambda module, inputs, output: features.append(output))]
-    bn_handles = [module.register_forward_hook(
-        lambda module, inputs, output: variances.append(inputs[0].double().var(dim=(0, 2, 3), unbiased=False)))
-        for module in network.modules() if isinstance(module, nn.BatchNorm2d)]
+    first = on_first_pass(network) if on_first_pass is not None else []
     try:
         with torch.no_grad():
             network(images)
-            for handle in bn_handles:
+            for handle in first:
                 handle.remove()
             network(perturbed)
     finally:
-        for handle in handles + bn_handles:
+        for handle in handles + first:
             handle.remove()
-    difference = (features[0].double() - features[1].double()).flatten(1).norm(dim=1).mean()
-    scaling = sum(torch.log(torch.sqrt(variance.mean())) for variance in variances)
-    return float(torch.log(difference) + scaling)
+    return network, features[0].double(), features[1].double()
 
 
-ZEN = Proxy("zen", "Lin et al. 2021", "log mean ||f(x) - f(x + 0.01 eps)||_F over 64 Gaussian images + sum over BN "
-            "layers of log sqrt(mean batch variance); Gaussian weights, training mode; no data", 0, _zen)
+def _log_or_nan(value: float) -> float:
+    """log of a distance; NaN (undefined) where it is 0 or not finite."""
+    return math.log(value) if value > 0 and math.isfinite(value) else math.nan
+
+
+def _zen(probe: Probe) -> float:
+    network, clean, noisy = _two_passes(probe)
+    distance = float((clean - noisy).abs().flatten(1).sum(dim=1).mean())
+    scaling = sum(math.log(math.sqrt(float(module.running_var.double().mean())))
+                  for module in network.modules()
+                  if isinstance(module, nn.BatchNorm2d) and module.running_var is not None)
+    return _log_or_nan(distance) + scaling
+
+
+def _zen_paper(probe: Probe) -> float:
+    variances: list[torch.Tensor] = []
+
+    def batch_variances(network: nn.Module) -> list:
+        return [module.register_forward_hook(
+            lambda module, inputs, output: variances.append(inputs[0].double().var(dim=(0, 2, 3), unbiased=False)))
+            for module in network.modules() if isinstance(module, nn.BatchNorm2d)]
+
+    _, clean, noisy = _two_passes(probe, batch_variances)
+    distance = float((clean - noisy).flatten(1).norm(dim=1).mean())
+    spreads = [float(variance.mean()) for variance in variances]
+    if any(spread <= 0 for spread in spreads):
+        return math.nan  # a BN on a constant input: the paper's formula is -inf, undefined
+    return _log_or_nan(distance) + sum(math.log(math.sqrt(spread)) for spread in spreads)
+
+
+ZEN = Proxy("zen", "Lin et al. 2021 (reference code)", "log mean L1 distance of the pre-pooling features of 64 "
+            "Gaussian images and their 0.01-perturbations + sum over BN layers of log sqrt(mean running variance "
+            "after the two passes); Gaussian weights, training mode; no data", 0, _zen)
+ZEN_PAPER = Proxy("zen_paper", "Lin et al. 2021 (Eq. 7)", "log mean ||f(x) - f(x + 0.01 eps)||_F over 64 Gaussian "
+                  "images + sum over BN layers of log sqrt(mean batch variance); Gaussian weights, training mode; "
+                  "no data", 0, _zen_paper)

@@ -4,7 +4,8 @@ One table per label set (the rows of :func:`nasarena.studies.estimator_evaluatio
 and one figure, "quality against cost": per label set, Kendall's tau over all architectures and
 the top-10 % precision against the seconds an estimator costs per architecture (log scale). An
 estimator whose cost is not known (the supernet: the data holds no training time) is left out
-of the figure and says so in its table row.
+of the figure and says so in its table row. Each row counts the architectures the estimator
+leaves undefined (ranked last), and a sentence under the table names every estimator with any.
 """
 
 from __future__ import annotations
@@ -23,14 +24,15 @@ QUALITY = (("kendall", "Kendall tau (all)"), ("precision_top10", "top-10 % preci
 
 
 def comparison_rows(metrics: pd.DataFrame, ks: Sequence[int]) -> tuple[list[str], list[list[object]]]:
-    """Header and rows of one comparison as text (a1(k) beside its random baseline, seconds, cost)."""
-    header = [name for name, _ in COLUMNS] + [f"a1({k}) / random" for k in ks] + ["s / architecture", "cost",
-                                                                                  "published |Spearman|"]
+    """Header and rows of one comparison as text (a1(k) beside its random baseline, undefined
+    values, seconds, cost)."""
+    header = [name for name, _ in COLUMNS] + [f"a1({k}) / random" for k in ks] + [
+        "undefined (ranked last)", "s / architecture", "cost", "published |Spearman|"]
     rows = []
     for _, row in metrics.iterrows():
         cells: list[object] = [row["estimator"], row["kind"], int(row["n"])]
         cells += [f"{row[column]:+.3f}" for _, column in COLUMNS[3:7]] + [f"{row['precision_top10']:.3f}"]
-        cells += [f"{row[f'a1@{k}']:.2f} / {row[f'random@{k}']:.3f}" for k in ks]
+        cells += [f"{row[f'a1@{k}']:.2f} / {row[f'random@{k}']:.3f}" for k in ks] + [int(row["undefined"])]
         published = row.get("published_spearman", float("nan"))
         cells += [format_seconds(row["seconds"]), row["cost"], "" if not np.isfinite(published) else f"{published:.3f}"]
         rows.append(cells)
@@ -68,6 +70,7 @@ def quality_against_cost(results: Mapping[str, pd.DataFrame]):
 def write_estimators_report(results: Mapping[str, pd.DataFrame], ks: Sequence[int], out: Path, notes: Sequence[str]
                             ) -> Path:
     """Write metrics.csv, figures/quality-vs-cost.{png,pdf} and report.html into ``out``; the page's path."""
+    from ..studies.estimator_evaluation import undefined_notes
     from . import html
     from .backend import save_figure
     from .staging import staged_folder
@@ -79,7 +82,8 @@ def write_estimators_report(results: Mapping[str, pd.DataFrame], ks: Sequence[in
         body = [html.paragraph(note) for note in notes]
         for benchmark, metrics in results.items():
             header, rows = comparison_rows(metrics, ks)
-            body += [html.heading(f"Labels: {benchmark} validation accuracy at 200 epochs"), html.table(header, rows)]
+            body += [html.heading(f"Labels: {benchmark} validation accuracy at 200 epochs"), html.table(header, rows),
+                     *(html.paragraph(note) for note in undefined_notes(metrics))]
         saved = save_figure(quality_against_cost(results), staging / "figures" / "quality-vs-cost")
         body += [html.heading("Quality against cost"),
                  html.image(saved.png, "Each estimator's rank quality against its seconds per architecture (log "

@@ -13,8 +13,14 @@ fidelity, looked up by architecture):
 
 A value a proxy leaves undefined (NaN: jacob_cov of a network whose output ignores its input;
 -inf: NASWOT's singular kernel) carries no ranking information: it ranks below every defined
-value (ties among them share the places), and ``undefined`` counts them. The seconds per
-architecture (the mean measured cost) go beside the quality.
+value (ties among them share the places), and ``undefined`` counts them (per estimator: how
+many of the architectures it is judged on). The seconds per architecture (the mean measured
+cost) go beside the quality.
+
+A table is judged only against benchmarks of its own space, needs at least 10 architectures (a
+top 10 %) and every k in 1..N; a table that holds an architecture in more than one row is
+refused, not de-duplicated (:func:`nasarena.studies.estimator_table.table_problems`): each copy
+would count in every correlation.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ import pandas as pd
 from ..analysis.supernet.identification import correlations, id_rate, random_baseline
 from ..errors import InvalidSettingError
 from ..estimators import PROXIES
+from .estimator_table import table_problems
 
 TOP_FRACTION = 0.1
 
@@ -43,6 +50,26 @@ def ranked_values(values) -> np.ndarray:
     return values
 
 
+def check_thresholds(ks: Sequence[int], n: int) -> None:
+    """Refuse a judgement of ``n`` architectures that cannot be made: fewer than 10 (no top 10 %),
+    or a k of a1(k) outside 1..n (a top k larger than the table has no meaning)."""
+    if n < 10:
+        raise InvalidSettingError(f"{n:,} architectures to judge: at least 10 are needed for a top 10 %")
+    outside = [int(k) for k in ks if not 1 <= int(k) <= n]
+    if outside:
+        raise InvalidSettingError(f"--ks {','.join(str(k) for k in outside)}: every k of a1(k) must be in 1..{n:,}, "
+                                  f"the number of architectures judged")
+
+
+def check_table(table: pd.DataFrame) -> None:
+    """Refuse a table that cannot be judged, naming each of its
+    :func:`~nasarena.studies.estimator_table.table_problems` (a table with an architecture in more
+    than one row among them: refused, not de-duplicated)."""
+    problems = table_problems(table)
+    if problems:
+        raise InvalidSettingError(f"the table cannot be evaluated: {'; '.join(problems)}")
+
+
 def rank_quality(truth, values, ks: Sequence[int]) -> dict[str, float]:
     """The metrics of one estimator's ``values`` (higher: better; undefined ones rank last)
     against ``truth``: correlations over all and the true top 10 %, top-10 % precision, a1(k)
@@ -50,9 +77,7 @@ def rank_quality(truth, values, ks: Sequence[int]) -> dict[str, float]:
     truth, raw = np.asarray(truth, dtype=float), np.asarray(values, dtype=float)
     n = len(truth)
     ks = [int(k) for k in ks]
-    if n < 10 or any(not 1 <= k <= n for k in ks):
-        raise InvalidSettingError(f"{n:,} architectures: k must be in 1..{n:,} (got {ks}) and at least 10 "
-                                  "architectures are needed for a top 10 %")
+    check_thresholds(ks, n)
     ranked = ranked_values(raw)
     spearman, kendall = correlations(truth, ranked)
     spearman_top, kendall_top = correlations(truth, ranked, top_fraction=TOP_FRACTION)
@@ -65,9 +90,18 @@ def rank_quality(truth, values, ks: Sequence[int]) -> dict[str, float]:
     return row
 
 
+def undefined_notes(metrics: pd.DataFrame) -> list[str]:
+    """One sentence per estimator of ``metrics`` with undefined values: how many of the
+    architectures it is judged on have none, ranked last (tied), so a reader sees how much of its
+    ranking that decides."""
+    return [f"undefined: {row['estimator']} has no value for {int(row['undefined']):,} of {int(row['n']):,} "
+            "architectures (NaN or -inf); they rank last, tied" for _, row in metrics.iterrows() if row["undefined"]]
+
+
 def evaluate_proxies(table: pd.DataFrame, truth: np.ndarray, ks: Sequence[int]) -> pd.DataFrame:
     """One row per proxy of ``table`` (a table of :mod:`.table`) against ``truth``, aligned with
     its rows: correlations, a1(k) and its baseline, top-10 % precision, seconds per architecture."""
+    check_table(table)
     truth = np.asarray(truth, dtype=float)
     if len(truth) != len(table):
         raise InvalidSettingError(f"the truth has {len(truth):,} values for {len(table):,} architectures")
@@ -82,15 +116,18 @@ def benchmark_truth(benchmark: str, table: pd.DataFrame, space: str) -> np.ndarr
 
 
 def _tabular_rows(benchmark: str, table: pd.DataFrame, space: str):
-    """The tabular benchmark ``benchmark`` and its rows of the table's architectures."""
+    """The tabular benchmark ``benchmark`` and its rows of the table's architectures (a table of
+    ``space``, checked first: :func:`check_table`)."""
     from ..benchmarks import benchmark as load
 
+    check_table(table)
     bench = load(benchmark)
     if not (hasattr(bench, "rows") and hasattr(bench, "mean_over_trials")):
         raise InvalidSettingError(f"benchmark {benchmark} is not a tabular benchmark; the truth comes from a table "
                                   "of real accuracies, e.g. nb201-cifar10 or nb101-lite")
     if bench.space.name != space:
-        raise InvalidSettingError(f"benchmark {benchmark} is over the {bench.space.name} space, the table over {space}")
+        raise InvalidSettingError(f"benchmark {benchmark} is over the {bench.space.name} space, the table over {space}: "
+                                  "a table is judged only against benchmarks of its own space")
     return bench, np.asarray(bench.rows([bench.space.from_text(text) for text in table["arch"]]), dtype=np.int64)
 
 
@@ -123,7 +160,7 @@ def compare_estimators(table: pd.DataFrame, benchmark: str, ks: Sequence[int], s
     surrogate on its held-out architectures only (its own ``n`` and random baselines; left out,
     and named in ``frame.attrs["skipped"]``, when the table holds fewer than 10 or than the
     largest k of them)."""
-    bench, rows = _nb201_rows(benchmark, table)
+    bench, rows = _tabular_rows(benchmark, table, "nb201")
     estimators = [*proxy_estimators(table), short_training(bench, rows), gdas_supernet(rows)]
     if surrogate:
         estimators.append(builtin_surrogate(rows))
@@ -153,8 +190,10 @@ def with_published(metrics: pd.DataFrame, benchmark: str) -> pd.DataFrame:
 
 def judge(estimators: Sequence[Estimator], truth: np.ndarray, ks: Sequence[int]) -> pd.DataFrame:
     """One row per estimator: its quality against ``truth`` (on the architectures it is judged on)
-    and its cost; estimators judged on too few architectures are left out and named in
-    ``frame.attrs["skipped"]``."""
+    and its cost. A table too small for the judgement, or a k beyond it, is refused
+    (:func:`check_thresholds`); an estimator judged on too few of its architectures (the
+    surrogate, on its held-out ones) is left out and named in ``frame.attrs["skipped"]``."""
+    check_thresholds(ks, len(truth))
     records, skipped = [], []
     for estimator in estimators:
         judged = np.ones(len(truth), dtype=bool) if estimator.judged is None else estimator.judged
@@ -167,15 +206,6 @@ def judge(estimators: Sequence[Estimator], truth: np.ndarray, ks: Sequence[int])
     frame = pd.DataFrame(records)
     frame.attrs["skipped"] = skipped
     return frame
-
-
-def _nb201_rows(benchmark: str, table: pd.DataFrame):
-    from ..benchmarks import benchmark as load
-
-    if not benchmark.startswith("nb201-"):
-        raise InvalidSettingError(f"the estimators are compared on NB201 (a benchmark nb201-<dataset>), got {benchmark}")
-    bench: Any = load(benchmark)
-    return bench, bench.rows([bench.space.from_text(text) for text in table["arch"]])
 
 
 def proxy_estimators(table: pd.DataFrame) -> list[Estimator]:

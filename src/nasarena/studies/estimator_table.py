@@ -25,6 +25,11 @@ Resumable after ``kill -9``: a second call with the same settings reads the rows
 and computes only the missing architectures. A file of other settings, or not written by this
 command, is refused and kept; so is a second writer with other settings while one runs
 (:func:`nasarena.io.outputs.writer_lock`).
+
+:func:`read_table` reads a table back for ``nasarena estimators evaluate`` and refuses one that is
+not as this command writes it, saying what is wrong: a missing file, absent settings (a table
+re-saved by pandas loses them), a missing column, rows without an architecture or measured
+seconds, an architecture in more than one row (:func:`table_problems`).
 """
 
 from __future__ import annotations
@@ -37,7 +42,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidSettingError, OutputError
+from ..errors import DataFileError, InvalidSettingError, OutputError
+from ..estimators import PROXIES
 from ..execution import run_tasks
 from ..io.outputs import writer_lock
 from ..io.settings_parquet import read_settings as read_parquet_settings
@@ -52,6 +58,10 @@ WORKER_MODULES = ("nasarena.estimators.compute", "nasarena.estimators.saliency",
                   "nasarena.estimators.size")
 #: Draws of the sampler per architecture asked for before a sample of distinct ones gives up.
 MAX_DRAWS_PER_ARCHITECTURE = 50
+#: The settings an evaluation reads: the table's space, its proxies (its columns) and its seed.
+EVALUATED_SETTINGS = ("space", "proxies", "seed")
+#: File rows (or repeated architectures) named in a message before the rest are only counted.
+NAMED_ROWS = 5
 
 
 def plan(space: str, sample: int | None, seed: int, unique: bool = False,
@@ -251,6 +261,78 @@ def _provenance() -> dict:
 def read_settings(out: Path) -> dict | None:
     """The settings a proxy table was written with; None if the file has none (not ours)."""
     return read_parquet_settings(out, METADATA_KEY)
+
+
+def read_table(path: Path) -> tuple[pd.DataFrame, dict]:
+    """The table in the Parquet file ``path`` and its settings, for an evaluation. A file that is
+    not a table as this command writes it is a :class:`DataFileError` saying what is wrong: it
+    does not exist, is not Parquet, lacks the settings (or some of :data:`EVALUATED_SETTINGS`), or
+    has the :func:`table_problems` of its rows (every one found is named)."""
+    path = Path(path)
+    if not path.exists():
+        raise DataFileError(f"--table {path} does not exist; name a Parquet file of `nasarena estimators compute`")
+    if path.is_dir():
+        raise DataFileError(f"--table {path} is a folder; name the Parquet file `nasarena estimators compute` wrote")
+    try:
+        settings = read_settings(path)
+    except OutputError:
+        raise DataFileError(f"--table {path} is not a Parquet file; name one that `nasarena estimators compute` "
+                            "wrote") from None
+    problems = []
+    if settings is None:
+        problems.append(f"its Parquet metadata has no {METADATA_KEY.decode()} entry, the settings compute records "
+                        f"({', '.join(EVALUATED_SETTINGS)}, ...); a table re-saved by pandas or another tool loses "
+                        "them: evaluate the file compute wrote")
+    else:
+        absent = [key for key in EVALUATED_SETTINGS if key not in settings]
+        if absent:
+            problems.append(f"its {METADATA_KEY.decode()} settings lack {', '.join(absent)}")
+    frame = pd.read_parquet(path)
+    problems += table_problems(frame, None if settings is None else settings.get("proxies"))
+    if problems:
+        raise DataFileError(f"--table {path} cannot be evaluated: {'; '.join(problems)}")
+    return frame, settings
+
+
+def table_problems(frame: pd.DataFrame, proxies: Sequence[str] | None = None) -> list[str]:
+    """What keeps ``frame`` from being judged as a table of this command, one sentence each (none:
+    it can be): a missing column (``arch``, each of ``proxies``, default the registered proxies
+    among its columns, and its ``<proxy>_seconds``), rows without an architecture or without a
+    measured cost, and an architecture in more than one row, which would count once per row in
+    every correlation (a computed table holds each architecture once: such a table is refused,
+    not silently de-duplicated, since its copies may disagree). Rows are the file's, from 0."""
+    if proxies is None:
+        proxies = [name for name in PROXIES if name in frame.columns]
+    columns = ["arch", *proxies, *(f"{name}_seconds" for name in proxies)]
+    missing = [column for column in columns if column not in frame.columns]
+    if missing:
+        return [f"column{'s' if len(missing) > 1 else ''} {', '.join(missing)} missing"]
+    problems = []
+    archs = frame["arch"].reset_index(drop=True)  # labelled by file row
+    empty = np.flatnonzero(archs.isna().to_numpy())
+    if len(empty):
+        problems.append(f"no architecture (arch is empty) in {_rows(empty)}")
+    seconds = frame[[f"{name}_seconds" for name in proxies]].reset_index(drop=True)
+    unmeasured = np.flatnonzero(seconds.isna().any(axis=1).to_numpy())
+    if len(unmeasured):
+        columns = [column for column in seconds.columns if seconds[column].isna().any()]
+        problems.append(f"no measured seconds ({', '.join(columns)} empty) in {_rows(unmeasured)}")
+    known = archs.dropna()
+    repeated = known[known.duplicated(keep=False)]
+    if len(repeated):
+        copies = list(repeated.groupby(repeated, sort=False).groups.items())
+        named = "; ".join(f"{text} in {_rows(np.asarray(rows))}" for text, rows in copies[:NAMED_ROWS])
+        more = f"; and {len(copies) - NAMED_ROWS:,} more" if len(copies) > NAMED_ROWS else ""
+        problems.append(f"architectures in more than one row, each copy counting in every correlation (a computed "
+                        f"table holds each architecture once): {named}{more}")
+    return problems
+
+
+def _rows(positions: np.ndarray) -> str:
+    """``positions`` (file rows, from 0) in words: the first :data:`NAMED_ROWS`, then how many more."""
+    named = ", ".join(str(int(position)) for position in positions[:NAMED_ROWS])
+    more = f" and {len(positions) - NAMED_ROWS:,} more" if len(positions) > NAMED_ROWS else ""
+    return f"row{'s' if len(positions) > 1 else ''} {named}{more} (from 0)"
 
 
 def _existing_rows(out: Path, settings: dict) -> dict[str, dict]:
