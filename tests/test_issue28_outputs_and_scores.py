@@ -115,16 +115,18 @@ def test_point05_analyze_and_report_keep_folders_of_someone_else(tmp_path):
 def test_point05_folders_written_before_the_mark_are_still_accepted(tmp_path):
     """A report folder of before (report.html) passes the folder check: the command goes on to its
     own error (no finished runs), and the folder keeps its files."""
+    from nasarena.plots.html import page
+
     old = tmp_path / "old-report"
     old.mkdir()
-    (old / "report.html").write_text("<html>an earlier report</html>")
+    (old / "report.html").write_text(page("nasarena report: results", []))  # issue 42: recognised by content
     results = tmp_path / "results"
     results.mkdir()
     output = assert_refused(nasarena("report", results, "--out", old), "no finished runs")
     assert "nasarena did not write" not in output and (old / "report.html").exists()
     analysis = tmp_path / "old-analysis"
     analysis.mkdir()
-    (analysis / "space_analysis.json").write_text("{}")
+    (analysis / "space_analysis.json").write_text('{"benchmark": "nb201-cifar10", "seconds": {}}')
     output = assert_refused(nasarena("analyze", "nb201-nope", "--out", analysis), "unknown benchmark")
     assert "nasarena did not write" not in output and (analysis / "space_analysis.json").exists()
 

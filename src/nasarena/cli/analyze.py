@@ -28,7 +28,7 @@ def analyze_command(
     """
     from ..analysis.space.sampled import analyze_sampled
     from ..benchmarks.registry import benchmark as load_benchmark
-    from ..plots.space_report import JSON_FILE, REPORT_FILE, write_sampled_report
+    from ..plots.space_report import EARLIER_OUTPUT, JSON_FILE, write_sampled_report
     from ..plots.staging import owned_output
     from ..spaces.protocol import resolve
     from .benchmarks import path_options
@@ -38,7 +38,7 @@ def analyze_command(
         raise InvalidSettingError(f"--samples must be at least 3, got {samples}")
     options = path_options(benchmark, path)
     started = time.perf_counter()
-    with owned_output(out, "analyze", recognised=(REPORT_FILE, JSON_FILE)):  # before the work, removed if it fails
+    with owned_output(out, "analyze", recognised=EARLIER_OUTPUT):  # before the work, removed if it fails
         loaded = load_benchmark(benchmark, **options)
         if hasattr(loaded, "nb101"):  # an NB-1Shot1 space: its NB101 table, whose report has the 1Shot1 section
             typer.echo(f"{benchmark}: analysing its NB101 table {loaded.nb101.name} (the NB-1Shot1 spaces are a "

@@ -38,7 +38,8 @@ def parse_levels(text: str) -> list[float]:
 
 def report_command(
     results_dir: Path = typer.Argument(..., help="Results directory of `nasarena run` (with runs/ and settings.json)."),
-    out: Path = typer.Option(Path("report"), help="Folder for report.html and figures/ (PNG and PDF)."),
+    out: Path = typer.Option(Path("report"), help="Folder for report.html and figures/ (PNG and PDF): new, empty, or "
+                                                  "a report of the same results directory (redrawn)."),
     pairs: str = typer.Option(None, help="EAF difference pairs A:B of configurations, comma-separated, e.g. "
                                          "re:rs,bananas:rs (default: the best against the next three)."),
     old_pair: list[str] = typer.Option([], "--pair", hidden=True, help="Old name of --pairs."),
@@ -50,10 +51,15 @@ def report_command(
     """Write every figure (PNG and PDF) and one self-contained report.html for an experiment.
 
     Prints the final-regret table (the same one as `nasarena run`). The results folder is only
-    read, so a finished, read-only one can be reported; --out is written only when it is new,
-    empty or a report folder of nasarena (one holding report.html is taken as one).
+    read, so a finished, read-only one can be reported. --out holds the report of one results
+    folder: it is written only when it is new, empty or a report of the same results folder, which
+    is redrawn (with any --pairs, --levels, --subsample; the figures of the earlier drawing that this
+    one does not draw are removed). A report of other results is refused, and so is a second
+    report with other options while the first is being drawn.
     """
-    from ..plots.report import REPORT_FILE, write_report
+    from ..analysis.trajectories import RUN_KEYS
+    from ..io.outputs import writer_lock
+    from ..plots.report import EARLIER_OUTPUT, REPORT_FILE, with_incumbent, write_report
     from ..plots.staging import owned_output
     from ..runner.experiment import load_results
     from .progress import spinner
@@ -66,7 +72,9 @@ def report_command(
     if subsample < 0:
         raise InvalidSettingError(f"--subsample must be 0 (automatic) or a number of runs >= 2, got {subsample}")
     pairs = parse_pairs(split(plural(pairs, old_pair, "--pair", "--pairs", "pairs", "re:rs,bananas:rs") or "")) or None
-    with owned_output(out, "report", recognised=(REPORT_FILE,)):
+    inputs = {"results": str(results_dir.resolve())}  # what the folder is a report of
+    drawing = {**inputs, "pairs": pairs, "levels": level, "subsample": subsample}
+    with owned_output(out, "report", inputs, recognised=EARLIER_OUTPUT), writer_lock(out / REPORT_FILE, drawing):
         try:
             with spinner(f"reading {results_dir} and drawing the report"):
                 report = write_report(results_dir, out, pairs=pairs, levels=level, k_subsample=subsample or None,
@@ -84,4 +92,13 @@ def report_command(
                 raise
             raise InvalidSettingError(str(error)) from None
     typer.echo(f"report: {report}")
-    print_final_regret(load_results(results_dir))
+    results = load_results(results_dir)
+    scored = with_incumbent(results)
+    if scored.all():
+        print_final_regret(results)
+        return
+    if scored.any():
+        print_final_regret(results[scored])
+    lacking = results.loc[~scored, RUN_KEYS].drop_duplicates()
+    typer.echo(f"{len(lacking)} run(s) without an incumbent (no evaluation met the constraint) are left out of "
+               "the final regret: see the report")

@@ -9,7 +9,8 @@ appears in one step with its content (written privately, then hard-linked to its
 fails if the name exists), so of two processes starting on one new folder with other settings
 exactly one wins and the other is refused, as it would be after the first one finished.
 Creating the mark (or, for a marked folder, a probe file) also proves the folder writable before
-any expensive work.
+any expensive work. An unmarked folder that nasarena wrote before it marked its folders is known by
+what its files hold, not by their names (anyone may keep a ``report.html``).
 
 A single output file (a collection's Parquet file, a fitted surrogate) has no folder to mark:
 :func:`writer_lock` holds a sidecar lock next to it for the whole job, carrying the settings'
@@ -23,7 +24,7 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from ..errors import OutputError
@@ -32,6 +33,9 @@ from .processes import owner_alive, owner_text
 
 MARK_FILE = ".nasarena-output.json"
 LOCK_SUFFIX = ".nasarena-writer"
+
+#: Whether a file is one a command wrote: its check of a file by which it recognises its earlier output.
+Recogniser = Callable[[Path], bool]
 
 
 def fingerprint(settings: Mapping | None) -> str:
@@ -79,16 +83,20 @@ def _differences(stored, wanted) -> list[str]:
 
 
 def own_folder(folder: str | Path, command: str, settings: Mapping | None = None, *,
-               recognised: Sequence[str] = (), what: str = "--out") -> Path:
+               recognised: Sequence[str] | Mapping[str, Recogniser] = (), what: str = "--out") -> Path:
     """Make ``folder`` ready for ``command`` to write into, before any work; returns it.
 
     Creates the folder (and its parents) when new. Accepts it when empty, when marked by
     nasarena for ``command`` or when it holds one of ``recognised`` (files by which a nasarena of
-    before the mark knew its own folders; the mark is added). With ``settings``, a marked folder
-    must have been written with equal settings: the command keeps one result per folder (a
-    training run, a search), and a second writer with other settings is refused, whether the
-    first has finished or is still running. Raises :class:`OutputError` naming the folder and
-    the reason; nothing in the folder is touched then.
+    before the mark knew its own folders; the mark is added). ``recognised`` maps each such name
+    to the check of the file's content (a page or JSON the command writes): a file of that name
+    that fails its check is someone else's, and the folder is refused naming it. A plain sequence
+    of names recognises by the name alone (commands that have no check of their files yet). With
+    ``settings``, a marked folder must have been written with equal settings: the command keeps
+    one result per folder (a training run, a search, a report of one results folder), and a
+    second writer with other settings is refused, whether the first has finished or is still
+    running. Raises :class:`OutputError` naming the folder and the reason; nothing in the folder
+    is touched then.
     """
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
@@ -100,7 +108,7 @@ def own_folder(folder: str | Path, command: str, settings: Mapping | None = None
     wanted = {"command": command, "settings": _canonical(settings)}
     if not (folder / MARK_FILE).exists():
         foreign = sorted(p.name for p in folder.iterdir() if not p.name.startswith((MARK_FILE, ".nasarena-probe-")))
-        if foreign and not any((folder / name).exists() for name in recognised):
+        if foreign and not _earlier_output(folder, command, recognised, what):
             raise OutputError(f"{what} {folder} holds files nasarena did not write there ({', '.join(foreign[:3])}"
                               f"{', ...' if len(foreign) > 3 else ''}); they are kept: choose an empty or new folder")
         try:
@@ -113,13 +121,30 @@ def own_folder(folder: str | Path, command: str, settings: Mapping | None = None
         raise OutputError(f"{what} {folder} holds the output of `nasarena {mark['command']}`, not of "
                           f"`nasarena {command}`; it is kept: choose another folder")
     if settings is not None:
-        differing = _differences(mark.get("settings"), wanted["settings"])
+        if mark.get("settings") is None:
+            raise OutputError(f"{what} {folder} was written by an earlier `nasarena {command}` that did not record "
+                              "its settings, so they cannot be compared with these; it is kept: choose another "
+                              "folder")
+        differing = _differences(mark["settings"], wanted["settings"])
         if differing:
             raise OutputError(f"{what} {folder} was written by `nasarena {command}` with other settings "
-                              f"({', '.join(differing)} differ); it is kept: use the same settings to resume, "
-                              "or another folder")
+                              f"({', '.join(differing)} differ); it is kept: use the same settings to resume or redo "
+                              "it, or another folder")
     check_writable(folder, what)
     return folder
+
+
+def _earlier_output(folder: Path, command: str, recognised: Sequence[str] | Mapping[str, Recogniser],
+                    what: str) -> bool:
+    """Whether the unmarked ``folder`` holds files of ``recognised`` (each passing its check, where
+    it has one). One that fails its check is a user's file under nasarena's name: refused, named."""
+    checks = recognised if isinstance(recognised, Mapping) else dict.fromkeys(recognised)
+    present = [name for name in checks if (folder / name).exists()]
+    for name in present:
+        if checks[name] is not None and not checks[name](folder / name):
+            raise OutputError(f"{what} {folder} holds {name}, which is not a file `nasarena {command}` wrote; the "
+                              "folder and its files are kept: choose an empty or new folder")
+    return bool(present)
 
 
 def release_unused(folder: str | Path) -> None:

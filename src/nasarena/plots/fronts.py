@@ -2,10 +2,15 @@
 
 The found fronts of one optimizer over its seeds are summarised by their median attainment
 surface (moocore's EAF at 50 %: the boundary of what half the runs attain), drawn as a staircase
-beside the exact true front of the table, one panel per problem (benchmark and objectives).
+beside the exact true front of the table, one panel per problem (benchmark and objectives). A
+problem of three or more objectives has no staircase in a plane: its fronts are drawn as points
+projected onto each pair of objectives.
 """
 
 from __future__ import annotations
+
+import itertools
+import math
 
 import numpy as np
 import pandas as pd
@@ -39,14 +44,52 @@ def pareto_fronts_figure(truths: dict, fronts: pd.DataFrame, style: Style | None
                 surface = surface[np.argsort(surface[:, 0])]
                 axis.step(surface[:, 0], surface[:, 1], where="post", **style.of(name).line())
             names = problem.split(" ", 1)[1].split(",")
-            axis.set_xlabel(f"{names[0]} (test)" if names[0] == "error" else names[0])
-            axis.set_ylabel(names[1] + (" (ms)" if names[1].startswith("latency") else ""))
+            axis.set_xlabel(_axis_label(names[0]))
+            axis.set_ylabel(_axis_label(names[1]))
             axis.set_yscale("log")
             axis.set_title(problem, fontsize="small")
         shown = [n for n in style.labels if n in set(fronts["label"])]
         outside_legend(figure, [_true_handle(), *[style.of(n).handle() for n in shown]], ["true front", *shown],
                        title="median attainment\nof the found fronts")
     return figure
+
+
+def front_projections_figure(problem: str, names: list[str], truth, members: pd.DataFrame,
+                             style: Style | None = None):
+    """A problem of three or more objectives (``names``): its true front's points (grey) and each
+    configuration's final found-front points over its runs (``members``: ``label`` and the full
+    ``test_objectives`` vector) projected onto each pair of objectives, a panel per pair. Points,
+    not staircases: a point non-dominated in all objectives may be dominated in two."""
+    from matplotlib.lines import Line2D
+
+    style = style or Style.for_labels(members["label"])
+    pairs = list(itertools.combinations(range(len(names)), 2))
+    columns = min(3, len(pairs))
+    with publication():
+        figure = new_figure(PANEL * columns + 1.6, PANEL * math.ceil(len(pairs) / columns))
+        axes = figure.subplots(math.ceil(len(pairs) / columns), columns, squeeze=False).ravel()
+        shown = [n for n in style.labels if n in set(members["label"])]
+        for axis, (i, j) in zip(axes, pairs):
+            axis.scatter(truth.points[:, i], truth.points[:, j], s=3, color="#999999", rasterized=True)
+            for name in shown:
+                points = np.stack(members.loc[members["label"] == name, "test_objectives"].to_numpy()).astype(float)
+                axis.scatter(points[:, i], points[:, j], s=10, color=style.of(name).colour,
+                             marker=style.of(name).marker or "o")
+            axis.set_xlabel(_axis_label(names[i]))
+            axis.set_ylabel(_axis_label(names[j]))
+        for axis in axes[len(pairs):]:
+            axis.set_visible(False)
+        figure.suptitle(problem, fontsize="small")
+        handles = [Line2D([], [], color=colour, marker=marker, linestyle="none") for colour, marker in
+                   [("#999999", "o"), *[(style.of(n).colour, style.of(n).marker or "o") for n in shown]]]
+        outside_legend(figure, handles, ["true front", *shown], title="final found fronts\n(every run)")
+    return figure
+
+
+def _axis_label(objective: str) -> str:
+    """An objective's axis label: error is the test error the fronts are scored on, latency in ms."""
+    return f"{objective} (test)" if objective == "error" else objective + (" (ms)" if objective.startswith("latency")
+                                                                            else "")
 
 
 def _true_handle():

@@ -32,11 +32,25 @@ figcaption { font-size: 0.85rem; color: #444; }
 """
 
 
+HEAD = '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>'
+
+
 def page(title: str, body: Iterable[str]) -> str:
     """The whole document."""
-    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{escape(title)}</title>\n'
-            f"<style>{CSS}</style>\n</head>\n<body>\n<h1>{escape(title)}</h1>\n" + "\n".join(body)
-            + "\n</body>\n</html>\n")
+    return (f"{HEAD}{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<h1>{escape(title)}</h1>\n"
+            + "\n".join(body) + "\n</body>\n</html>\n")
+
+
+def is_page(path: Path, title: str) -> bool:
+    """Whether ``path`` is a page of :func:`page` whose title starts with ``title``: how a command
+    knows its own page in a folder nasarena wrote before it marked its folders, where the file's
+    name alone proves nothing (anyone may keep a ``report.html``)."""
+    start = (HEAD + escape(title)).encode("utf-8")
+    try:
+        with open(path, "rb") as stream:
+            return stream.read(len(start)) == start
+    except OSError:
+        return False
 
 
 def heading(text: str, level: int = 2) -> str:

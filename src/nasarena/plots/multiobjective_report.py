@@ -1,7 +1,8 @@
 """The report's multi-objective section, present only when the results hold multi-objective runs.
 
 Per problem (benchmark and objectives): the true front and the median attainment surfaces of
-the found fronts, hypervolume regret over simulated time, the ECDF of final hypervolume regret
+the found fronts (for three or more objectives, both projected onto each pair of objectives),
+hypervolume regret over simulated time, the ECDF of final hypervolume regret
 and a Friedman/Nemenyi test on it; then the cross-device study: Kendall's tau of latency between
 every pair of device settings, and the regret of fronts searched on one device and deployed on
 another. All scores as :mod:`nasarena.analysis.multiobjective` computes them.
@@ -9,6 +10,7 @@ another. All scores as :mod:`nasarena.analysis.multiobjective` computes them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pandas as pd
@@ -25,10 +27,12 @@ from ..analysis.multiobjective import (
     true_front,
 )
 from ..analysis.pareto import REFERENCE
+from ..analysis.trajectories import RUN_KEYS
+from ..benchmarks.objectives import parse_objectives
 from . import html
 from .curves import regret_over_time
 from .ecdfs import final_regret_ecdf
-from .fronts import kendall_heatmap, pareto_fronts_figure
+from .fronts import front_projections_figure, kendall_heatmap, pareto_fronts_figure
 from .style import Style
 from .summary_tables import friedman_tests
 
@@ -57,13 +61,10 @@ def multiobjective_section(results: pd.DataFrame, add_figure: Callable[[object, 
             f"HV(true) with every objective normalised by the true front's ideal (0) and nadir (1) and the "
             f"reference point {REFERENCE} in each, so that the true front's extreme points count; 0 is the true "
             "front, 1 a front that dominates none of the reference box. IGD+ is measured on the same scale."),
-        html.table(["problem", "true front points", "lowest first objective", "lowest second objective"],
-                   [(problem, len(truth.points), _extreme(truth, 0), _extreme(truth, 1))
-                    for problem, truth in truths.items()]),
+        html.table(["problem", "true front points", "its points lowest in each objective"],
+                   [(problem, len(truth.points), _extremes(problem, truth)) for problem, truth in truths.items()]),
         _final_table(final),
-        add_figure(pareto_fronts_figure(truths, fronts, style), "pareto_fronts",
-                   "True Pareto front (black) and the median attainment surface of each configuration's final found "
-                   "fronts over its runs (moocore's EAF at 50 %), per problem."),
+        *_front_figures(truths, fronts, results, style, add_figure),
         add_figure(regret_over_time(incumbent_curves(by_problem, axis="time", metric="hv_regret"), style,
                                     regret_label=HV_REGRET),
                    "hv_regret_vs_time", "Hypervolume regret of the incumbent front against simulated training "
@@ -71,7 +72,7 @@ def multiobjective_section(results: pd.DataFrame, add_figure: Callable[[object, 
         add_figure(final_regret_ecdf(_ecdfs(final), style, regret_label=f"final {HV_REGRET}"), "hv_regret_ecdf",
                    "ECDF of the final hypervolume regret over runs: further left and higher is better."),
         *friedman_html(friedman_tests(final, f"final {HV_REGRET}", "hv_regret")),
-        *_cross_device(results, add_figure),
+        *_cross_device(results, fronts, add_figure),
     ]
     return parts
 
@@ -92,19 +93,54 @@ def constrained_note(results: pd.DataFrame) -> list[str]:
         "no incumbent and is left out of the curves.", "note")]
 
 
-def _extreme(truth, column: int) -> str:
-    point = truth.points[truth.points[:, column].argmin()]
-    return "(" + ", ".join(f"{value:.4g}" for value in point) + ")"
+def _extremes(problem: str, truth) -> str:
+    """Per objective, the true front's point lowest in it: ``error (0.0563, 12.3); latency:pixel3 (...)``."""
+    names = _objective_names(problem)
+    return "; ".join(f"{name} (" + ", ".join(f"{value:.4g}" for value in truth.points[truth.points[:, k].argmin()])
+                     + ")" for k, name in enumerate(names))
+
+
+def _objective_names(problem: str) -> list[str]:
+    return problem.split(" ", 1)[1].split(",")
+
+
+def _front_figures(truths: dict, fronts: pd.DataFrame, results: pd.DataFrame, style, add_figure) -> list[str]:
+    """The fronts of two-objective problems as staircases in one figure; a problem of three or more
+    objectives has no staircase in two dimensions, so its true and found fronts are drawn as points
+    projected onto each pair of objectives, one figure per problem."""
+    pairs = {problem: truth for problem, truth in truths.items() if len(_objective_names(problem)) == 2}
+    parts = [add_figure(pareto_fronts_figure(pairs, fronts[fronts[PROBLEM].isin(list(pairs))], style), "pareto_fronts",
+                        "True Pareto front (black) and the median attainment surface of each configuration's final "
+                        "found fronts over its runs (moocore's EAF at 50 %), per problem.")] if pairs else []
+    if len(pairs) == len(truths):
+        return parts
+    vectors = multiobjective_rows(results).drop_duplicates([*RUN_KEYS, "arch_id"])
+    members = fronts.merge(vectors[[*RUN_KEYS, "arch_id", "test_objectives"]], on=[*RUN_KEYS, "arch_id"])
+    for problem, truth in truths.items():
+        if problem not in pairs:
+            parts.append(add_figure(
+                front_projections_figure(problem, _objective_names(problem), truth,
+                                         members[members[PROBLEM] == problem], style),
+                "pareto_projections_" + re.sub(r"[^A-Za-z0-9_.-]+", "-", problem),
+                f"{problem}: the true Pareto front (grey) and the final found fronts of every run (one colour and "
+                "marker per configuration), test values, projected onto each pair of objectives. A front of more "
+                "than two objectives is no staircase in two of them (a point may look dominated in a projection), "
+                "so points are drawn; hypervolume regret and IGD+ above are computed in all objectives."))
+    return parts
 
 
 def _final_table(final: pd.DataFrame) -> str:
+    """Median final scores per configuration; IGD+ is n/a where no run found a feasible evaluation
+    (an empty front has no distance to the true one)."""
     rows = []
     for (problem, name), group in final.groupby([PROBLEM, "label"], sort=True):
+        igd = group["igd_plus"].dropna()
         rows.append((problem, name, len(group), f"{group['hv_regret'].median():.4f}",
                      f"{group['hv_regret'].quantile(0.25):.4f}-{group['hv_regret'].quantile(0.75):.4f}",
-                     f"{group['igd_plus'].median():.4f}", f"{group['front_size'].median():.1f}"))
+                     f"{igd.median():.4f}" if len(igd) else "n/a", f"{group['front_size'].median():.1f}"))
     return html.table(["problem", "configuration", "runs", f"median final {HV_REGRET}", "25-75 %", "median IGD+",
-                       "median front size"], rows)
+                       "median front size"], rows,
+                      caption="IGD+ is the median over the runs with a non-empty front (n/a: none has one).")
 
 
 def _ecdfs(final: pd.DataFrame) -> pd.DataFrame:
@@ -115,14 +151,16 @@ def _ecdfs(final: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def _cross_device(results: pd.DataFrame, add_figure) -> list[str]:
-    """Kendall matrices of the benchmarks searched with latency, and the deployment table."""
+def _cross_device(results: pd.DataFrame, fronts: pd.DataFrame, add_figure) -> list[str]:
+    """Kendall matrices of the benchmarks searched with latency, and the deployment table: of the
+    found fronts searched for error and one latency (none where every run searched other objectives,
+    or no evaluation met a run's constraint, leaving its front empty)."""
     from ..analysis.hardware import latency_kendall_matrix
     from ..benchmarks import benchmark
 
-    deployed = deployed_regret(results)
-    if deployed.empty:
+    if not any([o.kind for o in parse_objectives(text)] == ["error", "latency"] for text in fronts["objectives"]):
         return []
+    deployed = deployed_regret(results)
     parts = [html.heading("Cross-device study", 3)]
     for name in sorted(deployed["benchmark"].unique()):
         devices, matrix = latency_kendall_matrix(benchmark(name))

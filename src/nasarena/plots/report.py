@@ -43,6 +43,10 @@ from .style import Style
 from .summary_tables import CONFIDENCE, RankTest, final_regret_table, friedman_tests, hypervolume_table, wilcoxon_tests
 
 REPORT_FILE = "report.html"
+REPORT_TITLE = "nasarena report: "
+#: The file by which `nasarena report` knows a folder it wrote before it marked its folders, with the
+#: check that it is the command's own page (the name alone is anyone's).
+EARLIER_OUTPUT = {REPORT_FILE: lambda path: html.is_page(path, REPORT_TITLE)}
 SETUP_CODES = ("O: original (no caching, one worker, optimizer time not counted); C: caching (each architecture "
                "is evaluated once; proposed again, it is answered from the cache at no cost and is no evaluation); VS: NB101's variable-size encoding; S3: its continuous encoding; W<n>: n "
                "asynchronous workers; T: optimizer CPU time counted on the clock")
@@ -70,7 +74,7 @@ def write_report(results_dir: Path, out_dir: Path, pairs: Sequence[tuple[str, st
         raise ValueError(f"no finished runs in {results_dir / RUNS_DIR}")
     experiment = describe_experiment(results_dir, raw)
     _check_pairs(pairs, experiment.labels)
-    with staged_folder(out_dir, last=REPORT_FILE) as staging:
+    with staged_folder(out_dir, last=REPORT_FILE, replaces_earlier=True) as staging:
         _write(results_dir, staging, raw, experiment, pairs, levels, k_subsample, seed, command)
     return out_dir / REPORT_FILE
 
@@ -79,14 +83,9 @@ def _write(results_dir: Path, staging: Path, raw: pd.DataFrame, experiment: Expe
            pairs, levels, k_subsample, seed, command) -> None:
     """Draw every figure and the page into ``staging``."""
     results = _with_experiment_labels(raw)
-    style = Style.for_labels(experiment.labels)
-    final = final_results(results)
-    regret = final_regret_table(final)
-    normalization = Normalization(time_bounds=(0.0, experiment.budget_seconds or float(results["sim_time"].max())))
-    fronts = _front_rows(results)
-    volumes = run_hypervolumes(fronts, normalization)
     figures = _Figures(staging / FIGURES_DIR)
     words = regret_name(experiment.benchmarks)  # "test regret", or what else regret is measured on
+    scored = with_incumbent(results)
     body = [
         *_provenance(command),
         *_benchmark_lines(experiment),
@@ -94,6 +93,34 @@ def _write(results_dir: Path, staging: Path, raw: pd.DataFrame, experiment: Expe
         html.heading("Final quality"),
         *_regret_basis_html(experiment.benchmarks),
         *constrained_note(results),
+        *_no_incumbent_note(results, scored, words),
+        *(_scored_sections(results[scored], raw[scored], experiment, figures, pairs, levels, k_subsample, seed,
+                           words) if scored.any() else []),
+        *multiobjective_section(results, figures.add, _friedman_section),
+        *_versions_section(),
+    ]
+    (staging / REPORT_FILE).write_text(html.page(f"{REPORT_TITLE}{results_dir.resolve().name}", body),
+                                       encoding="utf-8")
+
+
+def with_incumbent(results: pd.DataFrame) -> pd.Series:
+    """Which rows belong to runs that ever had an incumbent: a constrained run in which no
+    evaluation met the bound has none (its regret is NaN throughout), and so no final regret."""
+    if results.empty:  # no runs (not even their columns)
+        return pd.Series(True, index=results.index, dtype=bool)
+    return results.groupby(RUN_KEYS)["incumbent_test_regret"].transform("count") > 0
+
+
+def _scored_sections(results: pd.DataFrame, raw: pd.DataFrame, experiment: ExperimentDescription,
+                     figures: _Figures, pairs, levels, k_subsample, seed, words: str) -> list[str]:
+    """Final quality, anytime performance and the tests of the runs that have an incumbent."""
+    style = Style.for_labels(experiment.labels)
+    final = final_results(results)
+    regret = final_regret_table(final)
+    normalization = Normalization(time_bounds=(0.0, experiment.budget_seconds or float(results["sim_time"].max())))
+    fronts = _front_rows(results)
+    volumes = run_hypervolumes(fronts, normalization)
+    return [
         *_lite_note(experiment.benchmarks),
         *[html.paragraph(note, "note") for note in nb1shot1_notes(experiment.benchmarks)],
         *_final_regret_html(regret, words),
@@ -102,7 +129,7 @@ def _write(results_dir: Path, staging: Path, raw: pd.DataFrame, experiment: Expe
                     "final_regret_ecdf",
                     f"ECDF of the final {words} over runs (NAS-Bench-101 Fig. 7, right): further left and higher "
                     "is better."),
-        *_subsample_figure(figures, results, experiment, style, k_subsample, seed, words),
+        *_subsample_figure(figures, results, final, style, k_subsample, seed, words),
         html.heading("Anytime performance"),
         figures.add(regret_over_time(incumbent_curves(results, axis="time"), style, regret_label=words),
                     "regret_vs_time",
@@ -116,18 +143,37 @@ def _write(results_dir: Path, staging: Path, raw: pd.DataFrame, experiment: Expe
         figures.add(hypervolume_gap_boxplots(volumes, style), "hypervolume_gap_boxplots",
                     "Hypervolume gap of each run's (time, regret) front to the ideal point (anytime paper, Fig. 3); "
                     "lower is better. Dots are runs; the number of runs is next to each configuration."),
-        *_attainment_figures(figures, fronts, experiment, style, levels, words),
+        *_attainment_figures(figures, fronts, style, levels, words),
         *_eaf_figures(figures, fronts, regret, style, pairs, words),
         html.heading("Statistical tests"),
         *_friedman_section(friedman_tests(final, f"final {words}", "incumbent_test_regret")),
         *_friedman_section(friedman_tests(volumes, "hypervolume gap", "hypervolume_gap")),
         *_wilcoxon_section(final, volumes),
         *_setup_tables(figures, final_results(raw), run_hypervolumes(_front_rows(raw), normalization)),
-        *multiobjective_section(results, figures.add, _friedman_section),
-        *_versions_section(),
     ]
-    (staging / REPORT_FILE).write_text(html.page(f"nasarena report: {results_dir.resolve().name}", body),
-                                       encoding="utf-8")
+
+
+def _no_incumbent_note(results: pd.DataFrame, scored: pd.Series, words: str) -> list[str]:
+    """Which runs never had an incumbent (constrained runs in which no evaluation met the bound):
+    they have no final regret, no anytime curve and no place in a test, so the sections on those
+    leave them out, and the report says so instead of failing on a regret of NaN."""
+    runs = results.assign(scored=scored).groupby(RUN_KEYS, sort=True).tail(1)
+    if runs["scored"].all():
+        return []
+    parts = []
+    for (bench, name), group in runs.groupby(["benchmark", "optimizer"], sort=True):  # optimizer: the label
+        lacking = group[~group["scored"]]
+        if len(lacking):
+            bounds = ", ".join(sorted(lacking["constraint"].dropna().unique())) if "constraint" in lacking else ""
+            parts.append(f"{bench} {name}{f' ({bounds})' if bounds else ''}: {len(lacking)} of "
+                         f"{_count(len(group), 'run')}")
+    rest = ("so the final quality, anytime performance and statistical tests below leave them out"
+            if runs["scored"].any() else f"so there is no final {words}, anytime performance or statistical test "
+                                         "to show")
+    multi = (" The multi-objective section scores their fronts as empty (hypervolume regret 1)."
+             if "objectives" in runs.columns and runs.loc[~runs["scored"], "objectives"].notna().any() else "")
+    return [html.paragraph(f"No evaluation met the constraint in these runs, which therefore have no incumbent: "
+                           f"{'; '.join(parts)}; {rest}.{multi}", "note")]
 
 
 @dataclass(frozen=True)
@@ -332,9 +378,9 @@ def _hypervolume_html(table: pd.DataFrame, normalization: Normalization) -> list
                         "median gap"], rows, best, caption=caption)]
 
 
-def _subsample_figure(figures: _Figures, results, experiment: ExperimentDescription, style: Style,
-                      k: int | None, seed: int, words: str) -> list[str]:
-    fewest = min(c.runs for c in experiment.configurations)
+def _subsample_figure(figures: _Figures, results, final: pd.DataFrame, style: Style, k: int | None, seed: int,
+                      words: str) -> list[str]:
+    fewest = int(final.groupby(["benchmark", "label"]).size().min())  # of the runs drawn, not of all finished
     k = k or (PAPER_SUBSAMPLE if fewest > PAPER_SUBSAMPLE else fewest // 2)
     if k < 2 or k >= fewest:
         return [html.paragraph(f"No ECDF from a subset of repetitions: {k} of the fewest {fewest} runs per "
@@ -347,10 +393,9 @@ def _subsample_figure(figures: _Figures, results, experiment: ExperimentDescript
                         f"fewer repetitions?")]
 
 
-def _attainment_figures(figures: _Figures, results, experiment: ExperimentDescription, style: Style,
-                        levels: Sequence[float], words: str) -> list[str]:
+def _attainment_figures(figures: _Figures, results, style: Style, levels: Sequence[float], words: str) -> list[str]:
     parts = []
-    for bench in experiment.benchmarks:
+    for bench in sorted(results["benchmark"].unique()):  # those with a run that has an incumbent
         runs = results[results["benchmark"] == bench]
         surfaces = pd.concat([attainment_surfaces(runs, name, levels).assign(label=name)
                               for name in sorted(label(runs).unique())], ignore_index=True)

@@ -25,6 +25,7 @@ from .style import KNOWN_COLOURS, SPARE_COLOURS, publication
 
 REPORT_FILE = "space_report.html"
 JSON_FILE = "space_analysis.json"
+TITLE = "nasarena space analysis"
 FIGURES_DIR = "figures"
 PLOT_POINTS = 30_000  # scatter plots draw at most this many cells (a seeded subsample)
 RWA_FADED = 0.05  # an autocorrelation below this counts as faded into the walk's noise
@@ -77,6 +78,22 @@ def write_json(analysis, path: Path) -> Path:
     text = json.dumps(_clean(analysis.to_dict()), indent=1, default=_json_default)
     atomic_write_bytes(path, text.encode("utf-8"))
     return path
+
+
+def _is_analysis_json(path: Path) -> bool:
+    """Whether ``path`` holds the JSON every analysis writes: an object naming its benchmark and the
+    seconds each section took."""
+    try:
+        numbers = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    return isinstance(numbers, dict) and isinstance(numbers.get("benchmark"), str) \
+        and isinstance(numbers.get("seconds"), dict)
+
+
+#: The files by which `nasarena analyze` knows a folder it wrote before it marked its folders, each
+#: with the check that it is the command's own (the names alone are anyone's).
+EARLIER_OUTPUT = {REPORT_FILE: lambda path: html.is_page(path, TITLE), JSON_FILE: _is_analysis_json}
 
 
 def _finish(analysis, body: list[str], out_dir: Path, title: str, started: float | None) -> Path:
@@ -420,7 +437,7 @@ def write_space_report(analysis: SpaceAnalysis, out_dir: Path, extra_sections: l
                 *_operations_section(analysis, figures), *_depth_width_section(analysis, figures),
                 *_locality_section(analysis, figures), *_nb101_clusters_section(analysis),
                 *_oneshot_section(analysis, figures), *extra_sections]
-    return _finish(analysis, body, out_dir, f"nasarena space analysis: {analysis.data.name}", started)
+    return _finish(analysis, body, out_dir, f"{TITLE}: {analysis.data.name}", started)
 
 
 def write_nb201_report(analysis, out_dir: Path, started: float | None = None) -> Path:
@@ -499,7 +516,7 @@ def write_nb201_report(analysis, out_dir: Path, started: float | None = None) ->
                         f"{a.cluster_settings['sample']:,} cells (seed {a.seed}), cut at "
                         f"{a.cluster_settings['threshold']:g} differing edges.", a.metric),
     ]
-    return _finish(a, body, out_dir, f"nasarena space analysis: {a.name}", started)
+    return _finish(a, body, out_dir, f"{TITLE}: {a.name}", started)
 
 
 def write_sampled_report(analysis, out_dir: Path, started: float | None = None) -> Path:
@@ -533,4 +550,4 @@ def write_sampled_report(analysis, out_dir: Path, started: float | None = None) 
         *[[f"{k[1:]} % quantile", _pct(v)] for k, v in q.items() if k.startswith("q")],
         ["best sampled", f"{_pct(a.predicted.max())}: {a.best_text}"],
     ]))
-    return _finish(a, body, out_dir, f"nasarena space analysis (sampled): {a.name}", started)
+    return _finish(a, body, out_dir, f"{TITLE} (sampled): {a.name}", started)
