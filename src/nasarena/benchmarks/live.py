@@ -30,7 +30,7 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,25 +52,35 @@ CLAIM_POLL_SECONDS = 1.0
 #: The network each space's benchmark trained where it is not the paper's full-size one: NB301
 #: trained DARTS cells in a network of 32 channels and 8 cells (Appendix C.6). Knobs override it.
 BENCHMARK_SCALE = {"darts": {"channels": 32, "layers": 8}}
-#: Images in the one timed step of :meth:`LiveBenchmark.estimate_training`.
+#: Images in each training step of :meth:`LiveBenchmark.estimate_training`.
 ESTIMATE_BATCH = 8
+#: Timed training steps of :meth:`LiveBenchmark.estimate_training`, after one untimed step: one
+#: timed step on a busy CPU gave "71.7 days" in one run and "13.8 hours" in the next.
+ESTIMATE_STEPS = 5
 METRICS = ("valid_accuracy", "test_accuracy", "train_accuracy", "cost_seconds")
 
 
 @dataclass(frozen=True)
 class TrainingEstimate:
-    """The estimated work of training one architecture (see :meth:`LiveBenchmark.estimate_training`)."""
+    """The estimated work of training one architecture (see :meth:`LiveBenchmark.estimate_training`):
+    ``seconds`` from the median of ``steps`` timed training steps, ``low_seconds`` and
+    ``high_seconds`` from the fastest and the slowest, so that the spread is seen with the number."""
 
     seconds: float
     epochs: int
     images: int
     device: str
     parameters: int
+    low_seconds: float
+    high_seconds: float
+    steps: int
 
     def __str__(self) -> str:
         epochs = f"{self.epochs} epoch{'s' if self.epochs != 1 else ''}"
         return (f"about {_duration(self.seconds)} per architecture ({epochs} of {self.images:,} images, "
-                f"{self.parameters:,} parameters, on {self.device}; timed from one training step)")
+                f"{self.parameters:,} parameters, on {self.device}; the median of {self.steps} timed training steps "
+                f"after an untimed first one, which ranged from {_duration(self.low_seconds)} to "
+                f"{_duration(self.high_seconds)})")
 
 
 def _duration(seconds: float) -> str:
@@ -78,6 +88,19 @@ def _duration(seconds: float) -> str:
         if seconds >= 2 * size:
             return f"{seconds / size:,.1f} {unit}"
     return f"{seconds:.0f} s"
+
+
+def timed_steps(step: Callable[[], object], count: int) -> list[float]:
+    """Seconds of each of ``count`` calls of ``step``, after one untimed call: the first step of a
+    network pays for allocations, kernel choices and lazy initialisation that later steps do not,
+    and one timed step is at the mercy of whatever else the machine does at that moment."""
+    step()
+    seconds = []
+    for _ in range(count):
+        start = time.perf_counter()
+        step()
+        seconds.append(time.perf_counter() - start)
+    return seconds
 
 
 def default_store() -> Path:
@@ -169,10 +192,13 @@ class LiveBenchmark(Benchmark):
 
     def estimate_training(self, rng: np.random.Generator | None = None) -> TrainingEstimate:
         """How long one architecture takes to train at the highest fidelity, before any training:
-        a forward and backward pass of a sampled architecture's network on a few images, timed on
-        the device that would train it (after one untimed pass), times the images of every epoch.
-        A few seconds on a CPU, whatever the network's size; the cost per image of a larger batch
-        is not lower on a CPU, so this is the order of the work to show before a long live run."""
+        a training step (forward and backward pass) of a sampled architecture's network on a few
+        images, on the device that would train it, times the images of every epoch. The step is
+        run once untimed, then timed ``ESTIMATE_STEPS`` times (:func:`timed_steps`): the estimate
+        is their median, which one slow step (the machine busy with something else) does not move,
+        with the fastest and slowest beside it. A few seconds on a CPU, whatever the network's
+        size; the cost per image of a larger batch is not lower on a CPU, so this is the order of
+        the work to show before a long live run."""
         import torch
 
         from ..training import build_network
@@ -185,17 +211,20 @@ class LiveBenchmark(Benchmark):
         train_images = len(self._loaded_data().train.labels)  # read (and checked) before any training
         images = torch.zeros(ESTIMATE_BATCH, 3, self.image_size, self.image_size, device=device)
         labels = torch.zeros(ESTIMATE_BATCH, dtype=torch.long, device=device)
-        for _ in range(2):  # the second pass is timed
-            start = time.perf_counter()
+
+        def step() -> None:
+            network.zero_grad(set_to_none=True)  # as every training step starts
             output = network(images)
             scores = output[0] if isinstance(output, tuple) else output
             torch.nn.functional.cross_entropy(scores, labels).backward()
             if device.type == "cuda":
                 torch.cuda.synchronize(device)
-            seconds = time.perf_counter() - start
-        return TrainingEstimate(seconds=seconds / ESTIMATE_BATCH * train_images * self.fidelities[-1],
-                                epochs=self.fidelities[-1], images=train_images, device=str(device),
-                                parameters=sum(p.numel() for p in network.parameters()))
+
+        per_step = np.array(timed_steps(step, ESTIMATE_STEPS)) / ESTIMATE_BATCH * train_images * self.fidelities[-1]
+        return TrainingEstimate(seconds=float(np.median(per_step)), epochs=self.fidelities[-1], images=train_images,
+                                device=str(device), parameters=sum(p.numel() for p in network.parameters()),
+                                low_seconds=float(per_step.min()), high_seconds=float(per_step.max()),
+                                steps=ESTIMATE_STEPS)
 
     # -- the store --------------------------------------------------------------------------------
 

@@ -232,6 +232,24 @@ def check_overrides(overrides: dict[str, dict], optimizers: list[str], plain: se
             error.args = (f"{error.args[0]}; a plain --set {key}=... is for every optimizer of --optimizers, "
                           f"--set OPTIMIZER.{key}=... for one",)
             raise
+        except InvalidSettingError as error:
+            hint = _exponent_hint(REGISTRY[optimizer], settings)
+            if hint is not None:
+                error.args = (f"{error.args[0]}; {hint}",)
+            raise
+
+
+def _exponent_hint(cls, settings: dict) -> str | None:
+    """What to write instead of a whole number given with an exponent (``1e6``): JSON reads it as
+    the decimal number 1000000.0, which a whole-number setting refuses as that, a value the user
+    never typed."""
+    for key, value in settings.items():
+        rule = cls.SETTINGS.get(key)
+        if rule is not None and rule.kind is int and isinstance(value, float) and math.isfinite(value) \
+                and value.is_integer():
+            return (f"a number with an exponent (such as 1e6) or a decimal point is read as a decimal number "
+                    f"({value!r}): write the whole number in digits, {key}={int(value)}")
+    return None
 
 
 def _setting_names(optimizer: str) -> set[str]:
@@ -241,19 +259,22 @@ def _setting_names(optimizer: str) -> set[str]:
 
 
 def check_optimizer_construction(specs) -> None:
-    """Make each optimizer with its settings once, on the first benchmark's space, so that rules
-    tying settings together and a missing extra (SMAC3, Optuna, scikit-learn) fail here, before
-    anything is written, and not in a worker after ``settings.json`` is."""
+    """Make each optimizer with its settings once on each benchmark's space, so that rules tying
+    settings together, rules tying them to the space (a zero-cost warm-up of at most the space's
+    size), a warm-up on a benchmark without a proxy and a missing extra (SMAC3, Optuna,
+    scikit-learn) fail here, before anything is written, and not in a worker after
+    ``settings.json`` is."""
     from ..optimizers.base import REGISTRY, make
     from ..runner.experiment import _benchmark
 
     checked = set()
     for spec in specs:
-        key = (spec.optimizer, repr(spec.optimizer_settings))
+        key = (spec.benchmark, spec.benchmark_options, spec.optimizer, repr(spec.optimizer_settings))
         if key in checked:
             continue
         checked.add(key)
         bench = _benchmark(spec.benchmark, spec.benchmark_options)
+        _check_zero_cost_fidelity(spec, bench)
         settings = dict(spec.optimizer_settings)
         if REGISTRY[spec.optimizer].multi_fidelity:
             settings.setdefault("fidelities", bench.fidelities)
@@ -261,4 +282,24 @@ def check_optimizer_construction(specs) -> None:
             make(spec.optimizer, bench.space, seed=0, **settings)
         except (TypeError, ValueError) as error:
             given = ", ".join(f"{spec.optimizer}.{k}={v!r}" for k, v in spec.optimizer_settings)
-            raise InvalidSettingError(f"optimizer {spec.optimizer!r} refuses --set {given}: {error}") from None
+            reason = str(error).removeprefix(f"optimizer {spec.optimizer!r}: ")  # make's prefix: named here already
+            raise InvalidSettingError(f"optimizer {spec.optimizer!r} refuses --set {given} on {spec.benchmark}: "
+                                      f"{reason}") from None
+
+
+def _check_zero_cost_fidelity(spec, bench) -> None:
+    """A zero-cost warm-up (``zero_cost_warmup`` of RE, NRE, BANANAS) asks the benchmark for
+    fidelity 0, which it answers only when loaded with a proxy. Refused here, before the optimizer
+    draws its warm-up and before the output folder is made: the run itself would refuse it only
+    at its first proxy, after the experiment had written its folder and settings."""
+    from ..benchmarks.protocol import ZERO_COST
+
+    samples = dict(spec.optimizer_settings).get("zero_cost_warmup")
+    if not samples or ZERO_COST in bench.describe().fidelities:
+        return
+    remedy = (f"{spec.benchmark} has one only when loaded with it: add --benchmark-option proxy=NAME (e.g. "
+              "proxy=synflow) or leave the warm-up out" if getattr(bench, "offers_zero_cost", False) else
+              f"{spec.benchmark} has none: leave the warm-up out or use a benchmark with one (the nb201 benchmarks "
+              "load one with --benchmark-option proxy=NAME)")
+    raise InvalidSettingError(f"--set {spec.optimizer}.zero_cost_warmup={samples} scores architectures with the "
+                              f"benchmark's zero-cost proxy (fidelity 0); {remedy}")

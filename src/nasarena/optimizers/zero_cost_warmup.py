@@ -12,6 +12,11 @@ used (at most one per other worker).
 
 A benchmark without a zero-cost fidelity refuses fidelity 0, so the warm-up needs one loaded
 with a proxy (``nasarena.benchmark("nb201-cifar10", proxy="synflow")``).
+
+The warm-up scores distinct architectures, so it cannot ask for more than the space holds: a
+larger ``N`` is refused when the optimizer is made, naming the space's size, before any draw
+(the draws for ``N = 10**9`` would never end, and ``N = 10**6`` on NB201's 15,625 cells would
+score the whole space while claiming to have scored a million).
 """
 
 from __future__ import annotations
@@ -27,9 +32,9 @@ DRAWS_PER_ARCHITECTURE = 20
 
 def warmup_setting(keeps: str) -> Setting:
     """The ``zero_cost_warmup`` setting's contract; ``keeps`` says what the best become."""
-    return Setting(int, f"zero-cost warm-up (Abdelfattah et al. 2021): random architectures scored by the "
-                             f"benchmark's proxy (fidelity 0) before the search, whose best become {keeps}; 0: off",
-                   low=0)
+    return Setting(int, f"zero-cost warm-up (Abdelfattah et al. 2021): distinct random architectures scored by "
+                             f"the benchmark's proxy (fidelity 0) before the search, whose best become {keeps}; at "
+                             "most the space's size; 0: off", low=0)
 
 
 class ZeroCostWarmup:
@@ -40,6 +45,11 @@ class ZeroCostWarmup:
         if samples < keep:
             raise ValueError(f"{owner}: zero_cost_warmup={samples} must be 0 or at least the {keep} architectures "
                              "it chooses")
+        size = getattr(space, "size", None)  # a finite space's count of architectures (FiniteSpace)
+        if size is not None and samples > size:
+            raise ValueError(f"zero_cost_warmup={samples:,} asks for more distinct architectures than the space "
+                             f"{space.name} holds ({size:,}): a warm-up scores each architecture once, so it is at "
+                             f"most {size:,}")
         self.space = space
         self.keep = keep
         self._to_score = self._distinct_samples(rng, samples)[::-1]  # next one last, for pop()

@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import pickle
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,16 +136,30 @@ def _differences(old: Mapping, new: Mapping, prefix: str = "") -> list[str]:
     return found
 
 
+#: What torch raises for a file it cannot read, whose message says why (a short or foreign file).
+_EXPLAINED_ERRORS = (OSError, RuntimeError, EOFError, ValueError, pickle.UnpicklingError)
+
+
 def read_torch_file(file: Path, kind: str, remedy: str) -> dict:
     """``file`` as torch saved it, on the CPU (generator states must stay there). A damaged file
     (cut short by a full disk or a partial copy, or not torch's) is a :class:`DataFileError`
-    naming it and the ``remedy``, not torch's traceback, and the file is kept."""
+    naming it and the ``remedy``, not torch's traceback, and the file is kept.
+
+    Any exception of the load is such a file: torch's loader takes bytes after a pickle header
+    (``\\x80\\x04``) for a pickle and, on junk, fails deep inside with whatever its opcodes
+    produce (``KeyError: 2154524277``, ``IndexError: pop from empty list``), none of which says
+    that the file is not a checkpoint. Its warning about the junk's pickle protocol is silenced
+    with it: nasarena's own files are written with torch's protocol."""
     import torch
 
     try:
-        state = torch.load(file, map_location="cpu", weights_only=True)
-    except (OSError, RuntimeError, EOFError, ValueError, pickle.UnpicklingError) as error:
-        raise DataFileError(f"{file}: not a readable {kind} ({error_reason(error)}); it is kept: {remedy}") from None
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="Detected pickle protocol", category=UserWarning)
+            state = torch.load(file, map_location="cpu", weights_only=True)
+    except Exception as error:  # noqa: BLE001  (junk bytes make the unpickler raise anything; see above)
+        reason = error_reason(error) if isinstance(error, _EXPLAINED_ERRORS) else \
+            f"its bytes do not decode as a torch file: {type(error).__name__} {error_reason(error)}"
+        raise DataFileError(f"{file}: not a readable {kind} ({reason}); it is kept: {remedy}") from None
     if not isinstance(state, dict):
         raise DataFileError(f"{file}: not a {kind} (it holds a {type(state).__name__}); it is kept: {remedy}")
     return state

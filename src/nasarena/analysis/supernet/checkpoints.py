@@ -85,6 +85,11 @@ def read_scores(path: Path, num_architectures: int, row_of: Callable[[str], int]
     frame = pd.read_parquet(path) if path.suffix in (".parquet", ".pq") else pd.read_csv(path)
     if "arch_id" not in frame.columns:
         raise ValueError(f"{path}: no 'arch_id' column (columns: {', '.join(map(str, frame.columns))})")
+    blank = frame["arch_id"].isna().to_numpy()
+    if blank.any():  # named by row: "nan" is neither a repeated id nor an architecture's text
+        raise ValueError(f"{path}: {int(blank.sum()):,} row(s) without an arch_id (empty or NaN): data row(s) "
+                         f"{_some(np.flatnonzero(blank) + 1)} (1 = the first after the header); give each row the "
+                         "id or the text of its architecture, or leave the row out")
     if {"checkpoint", "score"} <= set(frame.columns):
         duplicated = frame.duplicated(["arch_id", "checkpoint"])
         if duplicated.any():
@@ -109,13 +114,14 @@ def read_scores(path: Path, num_architectures: int, row_of: Callable[[str], int]
         if ids.duplicated().any():
             raise ValueError(f"{path}: architecture {int(ids[ids.duplicated()].iloc[0])} appears twice (as an id and "
                              "as text, or as two texts of the same architecture)")
-    _check_ids(path, frame["arch_id"], ids, num_architectures, complete)
+    _check_ids(path, frame["arch_id"], ids, num_architectures)
     frame = frame.assign(arch_id=ids.astype(int)).sort_values("arch_id")
     scores = _checked_scores(path, frame, checkpoints, complete)
     if not complete:
         full = np.full((len(checkpoints), num_architectures), np.nan)
         full[:, frame["arch_id"].to_numpy()] = scores.to_numpy(dtype=float).T
         return SupernetScores(tuple(checkpoints), full)
+    _check_complete(path, frame["arch_id"], num_architectures)
     return SupernetScores(tuple(checkpoints), scores.to_numpy(dtype=float).T)
 
 
@@ -130,9 +136,9 @@ def _some(values) -> str:
     return named + (f" and {len(values) - NAMED_IDS:,} more" if len(values) > NAMED_IDS else "")
 
 
-def _check_ids(path: Path, given: pd.Series, ids: pd.Series, n: int, complete: bool) -> None:
-    """Refuse ``arch_id`` values that are no architecture id (naming them and the valid range
-    0..n-1) and, when ``complete``, ids that are missing; ``ids`` are ``given`` as numbers."""
+def _check_ids(path: Path, given: pd.Series, ids: pd.Series, n: int) -> None:
+    """Refuse ``arch_id`` values that are no architecture id, naming them and the valid range
+    0..n-1; ``ids`` are ``given`` as numbers."""
     valid = f"the valid range 0..{n - 1} (the {n:,} architectures of the benchmark)"
     unread = ids.isna().to_numpy()
     if unread.any():
@@ -143,27 +149,41 @@ def _check_ids(path: Path, given: pd.Series, ids: pd.Series, n: int, complete: b
     if outside.any():
         bad = sorted(set(numbers[outside].tolist()))
         raise ValueError(f"{path}: {len(bad):,} arch_id value(s) outside {valid}: {_some(f'{v:g}' for v in bad)}")
-    missing = sorted(set(range(n)) - set(numbers.astype(int).tolist()))
-    if missing and complete:
-        raise ValueError(f"{path}: {len(missing)} architecture id(s) missing, e.g. {missing[:NAMED_IDS]}")
+
+
+def _check_complete(path: Path, ids: pd.Series, n: int) -> None:
+    """Refuse a file that does not score every architecture 0..n-1, counting the missing ids
+    against the rows the file has (checked after the rows' own scores, so that a row with a
+    non-finite score is named as such, never counted as an architecture missing)."""
+    missing = sorted(set(range(n)) - set(ids.tolist()))
+    if missing:
+        raise ValueError(f"{path}: {len(missing):,} architecture id(s) missing, e.g. {missing[:NAMED_IDS]} (the file "
+                         f"scores {n - len(missing):,} of the {n:,} architectures of the benchmark)")
 
 
 def _checked_scores(path: Path, frame: pd.DataFrame, checkpoints: list[str], complete: bool) -> pd.DataFrame:
-    """The checkpoints' scores as numbers, after refusing (by checkpoint and arch_id) text, an
-    infinite score (it has no place in a ranking and breaks the correlations) and, when
-    ``complete``, a missing one; a sample (not ``complete``) may leave scores empty, but not
-    every score of an architecture it lists."""
+    """The checkpoints' scores as numbers, after refusing (by checkpoint and arch_id) text and a
+    non-finite score: infinite (it has no place in a ranking and breaks the correlations) and,
+    when ``complete``, NaN or empty too, all of a checkpoint's named and counted by kind in one
+    message; a sample (not ``complete``) may leave scores empty, but not every score of
+    an architecture it lists."""
     raw = frame[checkpoints]
     scores = raw.apply(pd.to_numeric, errors="coerce")
     ids = frame["arch_id"].to_numpy()
     for column in checkpoints:
         values, given = scores[column].to_numpy(dtype=float), raw[column].notna().to_numpy()
-        problems = [(np.isnan(values) & given, "not a number"), (np.isinf(values), "not a finite score (inf)")]
-        if complete:
-            problems.append((np.isnan(values) & ~given, "no score (empty or NaN)"))
-        for bad, what in problems:
-            if bad.any():
-                raise ValueError(f"{path}: checkpoint {column}, arch_id {_some(ids[bad])}: {what}")
+        text = np.isnan(values) & given
+        if text.any():
+            raise ValueError(f"{path}: checkpoint {column}, arch_id {_some(ids[text])}: not a number")
+        kinds = {"empty or NaN": np.isnan(values) & complete, "inf": values == np.inf, "-inf": values == -np.inf}
+        non_finite = np.logical_or.reduce(list(kinds.values()))
+        if non_finite.any():
+            headline = "no score" if np.isnan(values[non_finite]).all() else "not a finite score"
+            counted = ", ".join(f"{int(bad.sum()):,} {kind} ({_some(ids[bad])})" for kind, bad in kinds.items()
+                                if bad.any())
+            raise ValueError(f"{path}: checkpoint {column}, arch_id {_some(ids[non_finite])}: {headline} "
+                             f"({int(non_finite.sum()):,} architecture(s): {counted}); a ranking needs a finite "
+                             "score of every architecture")
     unscored = scores.isna().all(axis=1).to_numpy()
     if unscored.all():
         raise ValueError(f"{path}: no scores")
