@@ -6,13 +6,29 @@ each evaluation is the non-dominated set of the feasible validation vectors so f
 here with the runner's own :class:`~nasarena.runner.front.IncumbentFront`; the *test* vectors
 of those members form the found front, scored against the true front of the benchmark's table
 for the same objectives (:class:`~nasarena.analysis.pareto.TrueFront`, test error at the highest
-fidelity): normalised hypervolume regret and IGD+. An empty found front (no feasible evaluation
-yet) has regret 1 and no IGD+ (NaN). The found front's test vectors may be dominated by one
-another (validation and test disagree): they are scored as they are, as a user deploying the
-validation front would get them.
+fidelity): normalised hypervolume regret and IGD+, each twice:
+
+- ``hv_regret_roi``, ``igd_plus_roi``: in the region of interest, the part of the true front within
+  :data:`~nasarena.analysis.pareto.MAX_ERROR_ABOVE_BEST` of its best error, in that part's own box
+  (:meth:`~nasarena.analysis.pareto.TrueFront.region`): the default score, where optimizers that
+  find accurate trade-offs differ; a problem without an error objective has no such region, and
+  scores the whole front there too;
+- ``hv_regret``, ``igd_plus``: over the whole true front's box.
+
+An empty found front (no feasible evaluation yet) has regret 1 and no IGD+ (NaN). The found
+front's test vectors may be dominated by one another (validation and test disagree): they are
+scored as they are, as a user deploying the validation front would get them.
+
+A constrained run (``--constraint latency:DEVICE<=MS``, the ``constraint`` column of its rows)
+can only find cells within its bound, so it is scored against the true front of those cells:
+the exact feasible front scores 0, as a constrained single-objective run's regret is measured
+from the constrained optimum.
 
 A *problem* is a benchmark with one objective list (``nb201-cifar10 error,latency:pixel3``):
-each has its own true front, so curves, ECDFs and tests group by problem.
+each has its own true front, so curves, ECDFs and tests group by problem. A constrained run's
+true front is that of its bound, yet its problem is still its benchmark and objectives (its
+configuration differs from an unconstrained one by its settings hash, and the ``constraint``
+column says which front scored it).
 """
 
 from __future__ import annotations
@@ -24,7 +40,8 @@ import pandas as pd
 
 from ..errors import InvalidSettingError
 from ..runner.front import IncumbentFront
-from .pareto import TrueFront
+from ..runner.objectives import Constraint
+from .pareto import MAX_ERROR_ABOVE_BEST, TrueFront
 from .trajectories import RUN_KEYS, check_table, label
 
 #: The column naming a run's problem (benchmark and objectives).
@@ -44,21 +61,46 @@ def problem_name(benchmark: str, objectives: str) -> str:
 
 
 @lru_cache(maxsize=32)
-def true_front(benchmark: str, objectives: str) -> TrueFront:
-    """The exact true front of ``benchmark``'s table for ``objectives`` (``"error,latency:pixel3"``);
+def true_front(benchmark: str, objectives: str, constraint: str | None = None) -> TrueFront:
+    """The exact true front of ``benchmark``'s table for ``objectives`` (``"error,latency:pixel3"``),
+    among the architectures within ``constraint`` (``"latency:pixel3<=5"``) where one is given;
     architectures without a value (NaN) are left out."""
     from ..benchmarks import benchmark as load
     from ..benchmarks.objectives import objective_matrix, parse_objectives
 
-    matrix = objective_matrix(load(benchmark), parse_objectives(objectives), split="test")
-    return TrueFront.of(matrix[np.isfinite(matrix).all(axis=1)])
+    bench = load(benchmark)
+    matrix = objective_matrix(bench, parse_objectives(objectives), split="test")
+    keep = np.isfinite(matrix).all(axis=1)
+    if constraint is not None:  # as the runner judges feasibility (RunObjectives.feasible), on the whole table
+        bound = Constraint.parse(constraint)
+        keep &= np.asarray(bench.latency_column(bound.device), dtype=np.float64) <= bound.limit_ms
+    return TrueFront.of(matrix[keep])
+
+
+@lru_cache(maxsize=32)
+def region_front(benchmark: str, objectives: str, constraint: str | None = None) -> TrueFront:
+    """The region of interest of :func:`true_front` (the default bound on its error objective),
+    or the whole front where the objectives have no error to bound."""
+    truth = true_front(benchmark, objectives, constraint)
+    labels = objectives.split(",")
+    if "error" not in labels:
+        return truth
+    return truth.region(MAX_ERROR_ABOVE_BEST, error=labels.index("error"))
+
+
+def run_constraint(run: pd.DataFrame) -> str | None:
+    """The bound a run ran under (the ``constraint`` column of its rows), None for none."""
+    if "constraint" not in run.columns or pd.isna(run["constraint"].iloc[0]):
+        return None
+    return str(run["constraint"].iloc[0])
 
 
 def front_trajectories(results: pd.DataFrame) -> pd.DataFrame:
-    """Per evaluation of every multi-objective run: the incumbent front's size, hypervolume
-    regret and IGD+ (of its test vectors, against the true front), with the trajectory columns
+    """Per evaluation of every multi-objective run: the incumbent front's size and the scores of
+    its test vectors (``hv_regret_roi`` and ``igd_plus_roi`` in the region of interest, the
+    default; ``hv_regret`` and ``igd_plus`` over the whole front), with the trajectory columns
     the single-objective analysis reads (so its curve and ECDF helpers take this table with
-    ``metric="hv_regret"``) and the run's ``problem`` and ``label``."""
+    ``metric="hv_regret_roi"``), the run's ``problem``, ``constraint`` (None for none) and ``label``."""
     table = multiobjective_rows(results)
     if table.empty:
         raise InvalidSettingError("no multi-objective runs (run with --objectives to make some)")
@@ -76,37 +118,46 @@ def problem_labels(frame: pd.DataFrame) -> pd.Series:
     return pd.concat([label(part) for _, part in frame.groupby(PROBLEM, sort=False)]).reindex(frame.index)
 
 
+#: The score columns of :func:`front_trajectories`: the whole front's, then the region's.
+SCORES = ("hv_regret", "igd_plus", "hv_regret_roi", "igd_plus_roi")
+
+
 def _scored_run(run: pd.DataFrame) -> pd.DataFrame:
-    benchmark, objectives = run["benchmark"].iloc[0], run["objectives"].iloc[0]
-    truth = true_front(benchmark, objectives)
+    benchmark, objectives, constraint = run["benchmark"].iloc[0], run["objectives"].iloc[0], run_constraint(run)
+    truths = (true_front(benchmark, objectives, constraint), region_front(benchmark, objectives, constraint))
     valid = np.stack(run["valid_objectives"].to_numpy()).astype(float)
     test = np.stack(run["test_objectives"].to_numpy()).astype(float)
     feasible = run["feasible"].to_numpy(dtype=bool)
     front = IncumbentFront()
-    regret, igd, size = np.ones(len(run)), np.full(len(run), np.nan), np.zeros(len(run), dtype=np.int64)
+    scores = np.full((len(run), len(SCORES)), np.nan)
+    scores[:, 0::2] = 1.0  # an empty front's regrets; its IGD+ is undefined
+    size = np.zeros(len(run), dtype=np.int64)
     for i in range(len(run)):
         if feasible[i] and front.add(tuple(valid[i]), i):
             found = test[front.keys]
-            regret[i], igd[i] = truth.hypervolume_regret(found), truth.igd_plus(found)
+            scores[i] = [score for truth in truths
+                         for score in (truth.hypervolume_regret(found), truth.igd_plus(found))]
         elif i:
-            regret[i], igd[i] = regret[i - 1], igd[i - 1]
+            scores[i] = scores[i - 1]
         size[i] = len(front)
     columns = [*RUN_KEYS, "evaluation", "sim_time", "incumbent_test_regret", "incumbent_valid_accuracy"]
     frame = run[columns].reset_index(drop=True)
     frame[PROBLEM] = problem_name(benchmark, objectives)
-    frame["objectives"] = objectives
-    frame["front_size"], frame["hv_regret"], frame["igd_plus"] = size, regret, igd
+    frame["objectives"], frame["constraint"], frame["front_size"] = objectives, constraint, size
+    for k, name in enumerate(SCORES):
+        frame[name] = scores[:, k]
     return frame
 
 
 def final_scores(trajectories: pd.DataFrame) -> pd.DataFrame:
-    """One row per run: its last evaluation's hypervolume regret, IGD+ and front size."""
+    """One row per run: its last evaluation's scores (:data:`SCORES`) and front size."""
     return trajectories.groupby(RUN_KEYS, sort=True).tail(1).reset_index(drop=True)
 
 
 def found_fronts(results: pd.DataFrame) -> pd.DataFrame:
     """Every run's final found front: the test vectors of its final incumbent members, one row
-    per member (``x``, ``y``: the first two objectives), with ``arch_id``, ``problem`` and ``label``."""
+    per member (``x``, ``y``: the first two objectives), with ``arch_id``, ``problem``,
+    ``constraint`` (None for none) and ``label``."""
     table = multiobjective_rows(results)
     rows = []
     for keys, run in table.groupby(RUN_KEYS, sort=True):
@@ -115,12 +166,12 @@ def found_fronts(results: pd.DataFrame) -> pd.DataFrame:
         for i in range(len(run)):
             if feasible[i]:
                 front.add(tuple(valid[i]), i)
-        problem = problem_name(keys[0], run["objectives"].iloc[0])
+        problem, constraint = problem_name(keys[0], run["objectives"].iloc[0]), run_constraint(run)
         for i in front.keys:
             point = run["test_objectives"].iloc[i]
-            rows.append((*keys, problem, run["objectives"].iloc[0], run["arch_id"].iloc[i], float(point[0]),
-                         float(point[1])))
-    frame = pd.DataFrame(rows, columns=[*RUN_KEYS, PROBLEM, "objectives", "arch_id", "x", "y"])
+            rows.append((*keys, problem, run["objectives"].iloc[0], constraint, run["arch_id"].iloc[i],
+                         float(point[0]), float(point[1])))
+    frame = pd.DataFrame(rows, columns=[*RUN_KEYS, PROBLEM, "objectives", "constraint", "arch_id", "x", "y"])
     frame["label"] = problem_labels(frame) if len(frame) else pd.Series(dtype=object)
     return frame
 
@@ -128,9 +179,10 @@ def found_fronts(results: pd.DataFrame) -> pd.DataFrame:
 def deployed_regret(results: pd.DataFrame) -> pd.DataFrame:
     """The cross-device study: each final front searched for ``error,latency:A`` deployed on
     every device B that a run of the same benchmark searched: the searched architectures'
-    (test error, latency on B) scored against the true front of ``error,latency:B``. One row
-    per (run, B) with ``searched`` (A), ``deployed`` (B) and ``hv_regret``; A = B is the run's
-    own final regret."""
+    (test error, latency on B) scored against the true front of ``error,latency:B`` (within the
+    run's constraint, which its architectures meet wherever they are deployed). One row per
+    (run, B) with ``searched`` (A), ``deployed`` (B), ``hv_regret`` and ``hv_regret_roi``; A = B
+    is the run's own final regret."""
     from ..benchmarks import benchmark as load
     from ..benchmarks.objectives import Objective, objective_vector
 
@@ -144,9 +196,11 @@ def deployed_regret(results: pd.DataFrame) -> pd.DataFrame:
         archs = {text: bench.space.from_text(text) for text in bench_fronts["arch_id"].unique()}
         for device in devices:
             objectives = (Objective("error"), Objective("latency", device))
-            truth = true_front(bench_name, f"error,latency:{device}")
             vectors = {text: objective_vector(bench, arch, None, objectives, "test") for text, arch in archs.items()}
             for keys, run in bench_fronts.groupby([*RUN_KEYS, "searched", "label"], sort=True):
+                constraint = run_constraint(run)
+                truths = (true_front(bench_name, f"error,latency:{device}", constraint),
+                          region_front(bench_name, f"error,latency:{device}", constraint))
                 found = np.array([vectors[text] for text in run["arch_id"]])
-                rows.append((*keys, device, truth.hypervolume_regret(found)))
-    return pd.DataFrame(rows, columns=[*RUN_KEYS, "searched", "label", "deployed", "hv_regret"])
+                rows.append((*keys, device, *(truth.hypervolume_regret(found) for truth in truths)))
+    return pd.DataFrame(rows, columns=[*RUN_KEYS, "searched", "label", "deployed", "hv_regret", "hv_regret_roi"])

@@ -13,7 +13,9 @@ benchmarks:
 - ``latency`` needs ``benchmark.devices`` (the device settings it holds latencies for),
   ``benchmark.latency(arch, device)`` and, for the matrix, ``benchmark.latency_column(device)``;
 - ``flops`` needs ``benchmark.flops(arch)`` and ``benchmark.flops_column()``;
-- ``params`` needs a Benchmark (its results carry ``trainable_parameters``).
+- ``params`` needs a Benchmark (its results carry ``trainable_parameters``);
+- the whole-table answers leave out the rows a benchmark marks as no architecture of their own
+  (``benchmark.unique_rows``, where it has one: :func:`own_rows`).
 """
 
 from __future__ import annotations
@@ -159,7 +161,10 @@ def objective_matrix(benchmark, objectives: Sequence[Objective], split: str = "t
     benchmark's row order: error as 1 - the mean accuracy over trials at the highest fidelity
     (``split="test"``: the regret metric, which is validation accuracy where the data has no
     final test accuracy, as ``describe()`` says; ``"valid"``: validation accuracy). NaN where
-    the data holds no accuracy. The input of the exact true Pareto front."""
+    the data holds no accuracy, and in every column of a row that is no architecture of its own
+    (an NB201 benchmark loaded with ``unique=True`` repeats its class representative's records
+    there: :func:`own_rows`), so that no class enters a front twice. The input of the exact true
+    Pareto front."""
     check_objectives(benchmark, objectives)
     if split not in SPLITS:
         raise InvalidSettingError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
@@ -182,7 +187,20 @@ def objective_matrix(benchmark, objectives: Sequence[Objective], split: str = "t
             else:
                 metric = benchmark.regret_metric if split == "test" else "valid_accuracy"
                 columns.append(1.0 - benchmark.mean_over_trials(metric))
-    return np.column_stack(columns) if columns else np.empty((0, 0))
+    if not columns:
+        return np.empty((0, 0))
+    matrix = np.column_stack(columns)
+    own = own_rows(benchmark)
+    if own is not None:
+        matrix[~own] = np.nan
+    return matrix
+
+
+def own_rows(benchmark) -> np.ndarray | None:
+    """Mask of the rows of a finite benchmark that are architectures of their own (its
+    ``unique_rows``: with ``unique=True`` the NB201 class representatives), or None where every
+    row is one. Whole-table answers leave the others out: they repeat another row's records."""
+    return getattr(benchmark, "unique_rows", None)
 
 
 @dataclass(frozen=True)
@@ -205,6 +223,9 @@ def best_under(benchmark, device: str, max_latency_ms: float, metric: str = "tes
     most ``max_latency_ms``, exactly from the table. ``metric`` is ``test_accuracy`` (the
     regret metric: validation accuracy where the data has no final test accuracy) or
     ``valid_accuracy``, mean over trials at the highest fidelity; ties go to the lowest row.
+    The bound is inclusive at the stored latency, which for the NB201 tables is the source's
+    value as published (float64), so a bound equal to a cell's published latency admits it.
+    Only rows that are architectures of their own (:func:`own_rows`) are candidates and counted.
     The benchmark gives the architecture of a row with ``arch_at(row)``.
     A bound no architecture meets is an :class:`InvalidSettingError` naming the fastest one."""
     if metric not in ("test_accuracy", "valid_accuracy"):
@@ -218,6 +239,9 @@ def best_under(benchmark, device: str, max_latency_ms: float, metric: str = "tes
     column = benchmark.regret_metric if metric == "test_accuracy" else metric
     accuracy = benchmark.mean_over_trials(column)
     feasible = (latency <= max_latency_ms) & ~np.isnan(accuracy)
+    own = own_rows(benchmark)
+    if own is not None:
+        feasible &= own
     if not feasible.any():
         raise InvalidSettingError(f"no architecture of {benchmark.name} runs within {max_latency_ms:g} ms on {device}: "
                                   f"the fastest takes {np.nanmin(latency):.4g} ms")

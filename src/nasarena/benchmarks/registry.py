@@ -44,8 +44,15 @@ def result_options(options: Mapping[str, object], benchmark: str | None = None) 
     default changed (issue 29), and runs made on the old one must not share a hash with these.
     Runs on ``nb101-noisy`` (directly or under NB-1Shot1) carry its table's version, whose values
     changed with 2.0 (issue 29): results of the earlier table are never resumed as these. A
-    zero-cost fidelity (``proxy``) carries the digest of the proxy table it answers from."""
+    zero-cost fidelity (``proxy``) carries the digest of the proxy table it answers from. An NB201
+    benchmark's ``unique`` is recorded as True when set and left out when false (the default), so
+    ``unique=true`` from the CLI and ``unique=True`` share a hash and runs without it keep theirs."""
     answering = {key: value for key, value in options.items() if key not in LOCATION_OPTIONS}
+    if "unique" in answering and (benchmark or "").startswith("nb201-"):
+        from .nb201 import unique_option
+
+        if unique_option(answering.pop("unique")):
+            answering["unique"] = True
     if benchmark in ONESHOT and "path" not in options:
         answering.setdefault("nb101", DEFAULT_NB101)
     if benchmark == "nb101-noisy" or (benchmark in ONESHOT and answering.get("nb101") == "nb101-noisy"):
