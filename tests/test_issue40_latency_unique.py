@@ -191,3 +191,37 @@ def test_unique_enters_the_settings_hash_only_when_set():
     assert BenchmarkSpec.of("nb201-cifar10", unique=False).result_options == {}
     with pytest.raises(InvalidSettingError, match="unique="):
         nasarena.benchmark("nb201-cifar10", unique="maybe")
+
+
+def test_a_unique_run_is_scored_against_the_unique_front(tmp_path):
+    """A multi-objective run on ``unique=true`` carries ``unique_cells`` and is scored against the
+    front of the unique cells: a run that found exactly that front has regret 0, which the
+    all-cells front would not give it. Runs without the option have no such column."""
+    import subprocess
+    import sys
+
+    import pandas as pd
+
+    from nasarena.analysis.multiobjective import front_trajectories, true_front
+    from nasarena.runner.experiment import load_results
+
+    out = tmp_path / "unique"
+    command = [sys.executable, "-m", "nasarena.cli.main", "run", "--benchmarks", "nb201-cifar10", "--optimizers", "mo-rs",
+               "--objectives", "error,latency:pixel3", "--benchmark-option", "unique=true", "--seeds", "0",
+               "--max-evaluations", "20", "--jobs", "1", "--out", str(out)]
+    subprocess.run(command, check=True, capture_output=True)
+    run = load_results(out)
+    assert run["unique_cells"].all()
+    unique, full = (true_front("nb201-cifar10", "error,latency:pixel3", None, flag) for flag in (True, False))
+    points = unique.points
+    perfect = run.iloc[[0] * len(points)].reset_index(drop=True)
+    perfect["evaluation"] = np.arange(len(points))
+    perfect["feasible"] = True
+    perfect["valid_objectives"] = pd.Series([list(p) for p in points], dtype=object)
+    perfect["test_objectives"] = pd.Series([list(p) for p in points], dtype=object)
+    scored = front_trajectories(perfect)
+    assert scored["hv_regret"].iloc[-1] == pytest.approx(0, abs=1e-12)
+    assert scored["hv_regret_roi"].iloc[-1] == pytest.approx(0, abs=1e-12)
+    assert full.hypervolume_regret(points) > 0
+    all_cells = front_trajectories(perfect.drop(columns="unique_cells"))
+    assert all_cells["hv_regret"].iloc[-1] == pytest.approx(full.hypervolume_regret(points))

@@ -61,14 +61,15 @@ def problem_name(benchmark: str, objectives: str) -> str:
 
 
 @lru_cache(maxsize=32)
-def true_front(benchmark: str, objectives: str, constraint: str | None = None) -> TrueFront:
+def true_front(benchmark: str, objectives: str, constraint: str | None = None, unique: bool = False) -> TrueFront:
     """The exact true front of ``benchmark``'s table for ``objectives`` (``"error,latency:pixel3"``),
     among the architectures within ``constraint`` (``"latency:pixel3<=5"``) where one is given;
-    architectures without a value (NaN) are left out."""
+    architectures without a value (NaN) are left out. ``unique``: of one architecture per class
+    of equivalent cells (the benchmark loaded with ``unique=True``, NB201)."""
     from ..benchmarks import benchmark as load
     from ..benchmarks.objectives import objective_matrix, parse_objectives
 
-    bench = load(benchmark)
+    bench = load(benchmark, unique=True) if unique else load(benchmark)
     matrix = objective_matrix(bench, parse_objectives(objectives), split="test")
     keep = np.isfinite(matrix).all(axis=1)
     if constraint is not None:  # as the runner judges feasibility (RunObjectives.feasible), on the whole table
@@ -78,10 +79,10 @@ def true_front(benchmark: str, objectives: str, constraint: str | None = None) -
 
 
 @lru_cache(maxsize=32)
-def region_front(benchmark: str, objectives: str, constraint: str | None = None) -> TrueFront:
+def region_front(benchmark: str, objectives: str, constraint: str | None = None, unique: bool = False) -> TrueFront:
     """The region of interest of :func:`true_front` (the default bound on its error objective),
     or the whole front where the objectives have no error to bound."""
-    truth = true_front(benchmark, objectives, constraint)
+    truth = true_front(benchmark, objectives, constraint, unique)
     labels = objectives.split(",")
     if "error" not in labels:
         return truth
@@ -124,7 +125,9 @@ SCORES = ("hv_regret", "igd_plus", "hv_regret_roi", "igd_plus_roi")
 
 def _scored_run(run: pd.DataFrame) -> pd.DataFrame:
     benchmark, objectives, constraint = run["benchmark"].iloc[0], run["objectives"].iloc[0], run_constraint(run)
-    truths = (true_front(benchmark, objectives, constraint), region_front(benchmark, objectives, constraint))
+    unique = "unique_cells" in run.columns and bool(run["unique_cells"].fillna(False).iloc[0])
+    truths = (true_front(benchmark, objectives, constraint, unique),
+              region_front(benchmark, objectives, constraint, unique))
     valid = np.stack(run["valid_objectives"].to_numpy()).astype(float)
     test = np.stack(run["test_objectives"].to_numpy()).astype(float)
     feasible = run["feasible"].to_numpy(dtype=bool)

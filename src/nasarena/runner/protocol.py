@@ -311,13 +311,16 @@ _NO_INCUMBENT = (math.nan, None, math.nan)
 
 def _add_scored_columns(frame: pd.DataFrame, scoring: RunObjectives, scored: list[tuple]) -> None:
     """``feasible`` (and the bound, ``constraint``), and with objectives the vectors (list
-    columns) and front sizes."""
+    columns), front sizes and, for a benchmark loaded with ``unique=True``, ``unique_cells``
+    (its fronts are those of the unique cells; other runs' files keep their columns)."""
     feasible, valid, test, sizes = zip(*scored) if scored else ((), (), (), ())
     if scoring.constraint is not None:
         frame["constraint"] = np.full(len(frame), scoring.constraint.label, dtype=object)
     frame["feasible"] = np.array(feasible, dtype=bool)
     if scoring.multi_objective:
         frame["objectives"] = np.full(len(frame), scoring.labels, dtype=object)
+        if getattr(scoring.benchmark, "unique_rows", None) is not None:  # a unique=True run: scored on the unique front
+            frame["unique_cells"] = np.ones(len(frame), dtype=bool)
         frame["valid_objectives"] = pd.Series([list(v) for v in valid], dtype=object)
         frame["test_objectives"] = pd.Series([list(v) for v in test], dtype=object)
         frame["front_size"] = np.array(sizes, dtype=np.int64)
