@@ -2,8 +2,11 @@
 
 The found fronts of one optimizer over its seeds are summarised by their median attainment
 surface (moocore's EAF at 50 %: the boundary of what half the runs attain), drawn as a staircase
-beside the exact true front of the table, one panel per problem (benchmark and objectives). A
-problem of three or more objectives has no staircase in a plane: its fronts are drawn as points
+beside the exact true front of the table, one row per problem (benchmark and objectives): on the
+left zoomed on the front's accurate region, on the right the whole front. The whole front of an
+NB201 table ends in a degenerate cell (output disconnected: 90 % error, a few microseconds) far
+from every architecture worth deploying, so a single panel spends most of its width on it.
+A problem of three or more objectives has no staircase in a plane: its fronts are drawn as points
 projected onto each pair of objectives.
 """
 
@@ -11,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -20,38 +24,75 @@ from .backend import new_figure
 from .style import Style, publication
 
 PANEL = 3.6  # inches per panel
+#: The zoomed panel shows errors from the true front's best to this much (absolute: 0.1 = 10
+#: percentage points) above it: twice the default region of interest of the scores (5 points, in
+#: ``analysis.pareto``), so the zoom holds that region and the trade-offs just beyond it, in points
+#: of accuracy on every dataset (best errors range from 6 % on CIFAR-10 to 53 % on ImageNet16-120).
+ZOOM_ERROR = 0.1
+#: Inches per cell of the Kendall matrix and the size (points) of its device labels: at the
+#: report's width (the 27-device figure scaled to about 1,180 pixels) the labels are about 15 pixels high.
+CELL = 0.27
+LABEL_SIZE = 9
 
 
 def pareto_fronts_figure(truths: dict, fronts: pd.DataFrame, style: Style | None = None):
-    """Per problem: the true front (black) and each configuration's median attainment surface of
-    its final found fronts (``analysis.multiobjective.found_fronts``); ``truths`` maps a problem
-    to its :class:`~nasarena.analysis.pareto.TrueFront`."""
+    """Per problem (a row): the true front (black) and each configuration's median attainment
+    surface of its final found fronts (``analysis.multiobjective.found_fronts``), zoomed on the
+    accurate region (left: errors up to :data:`ZOOM_ERROR` above the best, where the problem has an
+    error objective) and whole (right, the zoom outlined); ``truths`` maps a problem to its
+    :class:`~nasarena.analysis.pareto.TrueFront`."""
     import moocore
+    from matplotlib.patches import Rectangle
 
     style = style or Style.for_labels(fronts["label"])
     problems = sorted(truths)
     with publication():
-        figure = new_figure(PANEL * len(problems) + 1.6, PANEL)
-        axes = figure.subplots(1, len(problems), squeeze=False)[0]
-        for axis, problem in zip(axes, problems):
-            truth = truths[problem]
-            true_points = truth.points[np.argsort(truth.points[:, 0])]
-            axis.step(true_points[:, 0], true_points[:, 1], where="post", color="black", linewidth=1.0)
-            axis.plot(true_points[:, 0], true_points[:, 1], "k.", markersize=2.5)
+        figure = new_figure(PANEL * 2.4 + 1.6, PANEL * len(problems))
+        grid = figure.subplots(len(problems), 2, squeeze=False, gridspec_kw={"width_ratios": (3, 2)})
+        for (zoom, whole), problem in zip(grid, problems):
+            names = problem.split(" ", 1)[1].split(",")
+            true_points = truths[problem].points[np.argsort(truths[problem].points[:, 0])]
+            surfaces = {}
             for name, runs in fronts[fronts["problem"] == problem].groupby("label", sort=True):
                 _, sets = np.unique(runs["seed"].to_numpy(), return_inverse=True)
                 surface = moocore.eaf(runs[["x", "y"]].to_numpy(dtype=float), sets + 1, percentiles=[50])
-                surface = surface[np.argsort(surface[:, 0])]
-                axis.step(surface[:, 0], surface[:, 1], where="post", **style.of(name).line())
-            names = problem.split(" ", 1)[1].split(",")
-            axis.set_xlabel(_axis_label(names[0]))
-            axis.set_ylabel(_axis_label(names[1]))
-            axis.set_yscale("log")
-            axis.set_title(problem, fontsize="small")
+                surfaces[name] = surface[np.argsort(surface[:, 0]), :2]  # moocore adds the percentile
+            for axis in (zoom, whole):
+                axis.step(true_points[:, 0], true_points[:, 1], where="post", color="black", linewidth=1.0)
+                axis.plot(true_points[:, 0], true_points[:, 1], "k.", markersize=2.5)
+                for name, surface in surfaces.items():
+                    axis.step(surface[:, 0], surface[:, 1], where="post", **style.of(name).line())
+                axis.set_xlabel(_axis_label(names[0]))
+                axis.set_ylabel(_axis_label(names[1]))
+                axis.set_yscale("log")
+            (left, right), (bottom, top) = _zoom_limits(true_points, list(surfaces.values()),
+                                                        names.index("error") if "error" in names else None)
+            zoom.set_xlim(left, right)
+            zoom.set_ylim(bottom, top)
+            zoom.set_title(f"{problem}\naccurate region", fontsize="small")
+            whole.add_patch(Rectangle((left, bottom), right - left, top - bottom, fill=False, edgecolor="#777777",
+                                      linestyle=(0, (3, 2)), linewidth=0.8))
+            whole.set_title("whole front (dashed: the zoom)", fontsize="small")
         shown = [n for n in style.labels if n in set(fronts["label"])]
         outside_legend(figure, [_true_handle(), *[style.of(n).handle() for n in shown]], ["true front", *shown],
                        title="median attainment\nof the found fronts")
     return figure
+
+
+def _zoom_limits(true_points: np.ndarray, surfaces: list[np.ndarray], error: int | None) -> list[tuple[float, float]]:
+    """The zoomed panel's (x, y) limits: the error objective (column ``error``; none: no bound)
+    from the true front's best to :data:`ZOOM_ERROR` above it, the other one around the true and
+    found points within that (x linear with a 4 % margin, y logarithmic with a 20 % one)."""
+    points = [true_points, *surfaces]
+    if error is not None:
+        bound = float(true_points[:, error].min()) + ZOOM_ERROR
+        points = [part[part[:, error] <= bound] for part in points]
+    inside = np.concatenate(points)
+    low, high = inside.min(axis=0), inside.max(axis=0)
+    if error is not None:
+        high[error] = bound
+    margin = 0.04 * (high[0] - low[0]) or 0.01
+    return [(float(low[0] - margin), float(high[0] + margin)), (float(low[1] / 1.2), float(high[1] * 1.2))]
 
 
 def front_projections_figure(problem: str, names: list[str], truth, members: pd.DataFrame,
@@ -98,15 +139,33 @@ def _true_handle():
     return Line2D([], [], color="black", linewidth=1.0)
 
 
-def kendall_heatmap(devices: tuple[str, ...], matrix: np.ndarray, title: str):
-    """Kendall's tau between the latencies of every pair of device settings (1: the same order)."""
+def kendall_heatmap(devices: Sequence[str], matrix: np.ndarray, title: str, groups: Mapping[str, Sequence[str]]):
+    """Kendall's tau between the latencies of every pair of device settings (1: the same order),
+    ordered by ``groups`` (group name -> its devices, in the order drawn; every device in one):
+    devices of a kind (GPUs at one batch size, CPUs, phones, ...) rank architectures alike, so a
+    matrix grouped so shows blocks, outlined and named at the top, where one in another order
+    shows noise."""
+    order = [name for members in groups.values() for name in members]
+    if sorted(order) != sorted(devices):
+        raise ValueError(f"groups must hold every device once: {sorted(order)} against {sorted(devices)}")
+    index = [list(devices).index(name) for name in order]
+    ordered = np.asarray(matrix)[np.ix_(index, index)]
     with publication():
-        size = 2.0 + 0.22 * len(devices)
-        figure = new_figure(size + 1.0, size)
+        size = CELL * len(order)
+        figure = new_figure(size + 2.6, size + 2.2)
         axis = figure.subplots()
-        image = axis.imshow(matrix, vmin=min(0.0, float(matrix.min())), vmax=1.0, cmap="viridis")
-        axis.set_xticks(range(len(devices)), devices, rotation=90, fontsize="x-small")
-        axis.set_yticks(range(len(devices)), devices, fontsize="x-small")
-        axis.set_title(title, fontsize="small")
-        figure.colorbar(image, ax=axis, label="Kendall's tau of latency")
+        image = axis.imshow(ordered, vmin=min(0.0, float(ordered.min())), vmax=1.0, cmap="viridis")
+        axis.grid(False)
+        axis.set_xticks(range(len(order)), order, rotation=90, fontsize=LABEL_SIZE)
+        axis.set_yticks(range(len(order)), order, fontsize=LABEL_SIZE)
+        ends = np.cumsum([len(members) for members in groups.values()])
+        for end in ends[:-1]:
+            axis.axhline(end - 0.5, color="white", linewidth=1.6)
+            axis.axvline(end - 0.5, color="white", linewidth=1.6)
+        top = axis.secondary_xaxis("top")
+        top.set_xticks(ends - np.array([len(members) for members in groups.values()]) / 2 - 0.5, list(groups),
+                       rotation=60, ha="left", rotation_mode="anchor", fontsize=LABEL_SIZE)
+        top.tick_params(length=0)
+        figure.suptitle(title)
+        figure.colorbar(image, ax=axis, shrink=0.8, label="Kendall's tau of latency")
     return figure

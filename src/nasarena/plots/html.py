@@ -2,6 +2,11 @@
 
 A report must open anywhere, offline, years later, and travel as one file (an e-mail
 attachment, a CI artefact), so nothing is linked. Every text passed in is escaped here.
+
+Every table fits the page (a 1,280-pixel window) without horizontal scrolling: cells wrap, even
+inside a word (an NB201 cell string is one 93-character word), tables of more than
+:data:`WIDE_COLUMNS` columns are set smaller, and a table of more than :data:`MAX_COLUMNS` is split
+into several that repeat its leading key columns.
 """
 
 from __future__ import annotations
@@ -12,18 +17,22 @@ from html import escape
 from pathlib import Path
 
 CSS = """
-body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; max-width: 62rem; margin: 2rem auto;
+body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; max-width: 74rem; margin: 2rem auto;
        padding: 0 1rem; color: #222; line-height: 1.45; }
 h1 { font-size: 1.6rem; margin-bottom: 0.2rem; }
 h2 { font-size: 1.25rem; border-bottom: 1px solid #ccc; padding-bottom: 0.2rem; margin-top: 2.2rem; }
 h3 { font-size: 1.05rem; margin-top: 1.4rem; }
-table { border-collapse: collapse; margin: 0.6rem 0 1rem; font-size: 0.88rem; }
+table { border-collapse: collapse; margin: 0.6rem 0 1rem; font-size: 0.88rem; max-width: 100%; }
+table.wide { font-size: 0.78rem; }
 caption { caption-side: top; text-align: left; font-size: 0.85rem; color: #555; padding-bottom: 0.3rem; }
-th, td { padding: 0.25rem 0.6rem; border-bottom: 1px solid #e3e3e3; text-align: left; vertical-align: top; }
+th, td { padding: 0.25rem 0.6rem; border-bottom: 1px solid #e3e3e3; text-align: left; vertical-align: top;
+         overflow-wrap: anywhere; }
+table.wide th, table.wide td { padding: 0.2rem 0.35rem; }
 th { border-bottom: 2px solid #999; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.strong td { font-weight: 600; }
 code, td.code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.82rem; }
+td.code { font-size: 0.93em; }
 figure { margin: 1rem 0 1.8rem; }
 figure img { max-width: 100%; height: auto; }
 figcaption { font-size: 0.85rem; color: #444; }
@@ -31,6 +40,11 @@ figcaption { font-size: 0.85rem; color: #444; }
 .muted { color: #666; font-size: 0.85rem; }
 """
 
+
+#: Tables with more columns than this are set in a smaller font, with narrower padding.
+WIDE_COLUMNS = 8
+#: No table has more columns than this: a wider one is split (13 is the configuration table's width).
+MAX_COLUMNS = 13
 
 HEAD = '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>'
 
@@ -64,10 +78,26 @@ def paragraph(text: str, kind: str | None = None) -> str:
 
 
 def table(header: Sequence[str], rows: Iterable[Sequence[object]], strong: Iterable[bool] = (),
-          caption: str | None = None, code_columns: Sequence[int] = ()) -> str:
-    """A table; numbers are right-aligned, rows flagged in ``strong`` are bold."""
-    strong = list(strong)
-    lines = ["<table>"]
+          caption: str | None = None, code_columns: Sequence[int] = (), keys: int = 1) -> str:
+    """A table; numbers are right-aligned, rows flagged in ``strong`` are bold.
+
+    A table of more than :data:`MAX_COLUMNS` columns becomes several tables, each repeating the
+    first ``keys`` columns (what names a row) beside the next share of the others, so that none
+    is wider than the page."""
+    rows, strong = [list(row) for row in rows], list(strong)
+    width = MAX_COLUMNS - keys
+    parts = [list(range(keys)) + list(range(start, min(start + width, len(header))))
+             for start in range(keys, len(header), width)] if len(header) > MAX_COLUMNS else [range(len(header))]
+    return "\n".join(
+        _table([header[j] for j in columns], [[row[j] for j in columns] for row in rows], strong,
+               caption if number == 1 else f"Continued from the table above (part {number} of {len(parts)}).",
+               [k for k, j in enumerate(columns) if j in code_columns])
+        for number, columns in enumerate(parts, start=1))
+
+
+def _table(header: Sequence[str], rows: list[list[object]], strong: list[bool], caption: str | None,
+           code_columns: Sequence[int]) -> str:
+    lines = ['<table class="wide">' if len(header) > WIDE_COLUMNS else "<table>"]
     if caption:
         lines.append(f"<caption>{escape(caption)}</caption>")
     lines.append("<tr>" + "".join(f"<th>{escape(h)}</th>" for h in header) + "</tr>")

@@ -5,6 +5,12 @@ settings, budgets, and how many runs each finished, so a partial experiment is v
 such), how good the final architectures are, how good the search is at any time (curves,
 hypervolume, attainment), whether the differences are significant, and with which versions
 the report was made.
+
+A report of multi-objective runs opens with what they were run for: the true and found fronts,
+the scores of the fronts over time and their statistics. The single-objective views of the same
+runs (the accuracy regret of each run's most accurate architecture) come after, headed as such,
+and cite no paper: the anytime paper's and NAS-Bench-101's comparisons, Table I with its paper
+values and notes among them, are single-objective studies of NB101, nothing to set beside fronts.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from ..analysis.anytime import Normalization, run_hypervolumes
 from ..analysis.attainment import attainment_surfaces, eaf_difference
 from ..analysis.curves import incumbent_curves
 from ..analysis.ecdf import final_regret_ecdfs, repetition_subsamples
+from ..analysis.multiobjective import multiobjective_rows
 from ..analysis.paper_notes import nb1shot1_notes, table_i_notes
 from ..analysis.regret_basis import UNITS, regret_basis, regret_meaning, regret_name
 from ..analysis.trajectories import RUN_KEYS, final_results, label, monotone_fronts
@@ -86,21 +93,46 @@ def _write(results_dir: Path, staging: Path, raw: pd.DataFrame, experiment: Expe
     figures = _Figures(staging / FIGURES_DIR)
     words = regret_name(experiment.benchmarks)  # "test regret", or what else regret is measured on
     scored = with_incumbent(results)
-    body = [
-        *_provenance(command),
-        *_benchmark_lines(experiment),
-        *_experiment_section(experiment),
-        html.heading("Final quality"),
+    multi = not multiobjective_rows(results).empty
+    single = [
+        html.heading(_view("Final quality", multi)),
         *_regret_basis_html(experiment.benchmarks),
         *constrained_note(results),
         *_no_incumbent_note(results, scored, words),
         *(_scored_sections(results[scored], raw[scored], experiment, figures, pairs, levels, k_subsample, seed,
-                           words) if scored.any() else []),
-        *multiobjective_section(results, figures.add, _friedman_section),
-        *_versions_section(),
+                           words, multi) if scored.any() else []),
     ]
+    if multi:  # the fronts first; what regret means belongs to the single-objective views
+        body = [*_provenance(command), *multiobjective_section(results, figures.add, _friedman_section),
+                *_experiment_section(experiment), *_single_objective_intro(words), *_benchmark_lines(experiment),
+                *single]
+    else:
+        body = [*_provenance(command), *_benchmark_lines(experiment), *_experiment_section(experiment), *single]
+    body += _versions_section()
     (staging / REPORT_FILE).write_text(html.page(f"{REPORT_TITLE}{results_dir.resolve().name}", body),
                                        encoding="utf-8")
+
+
+def _view(title: str, multi: bool) -> str:
+    """A single-objective section's heading, marked as a view of the multi-objective runs in their report."""
+    return f"{title} (single-objective view)" if multi else title
+
+
+def _cite(reference: str, papers: bool) -> str:
+    """`` (reference)`` where the report compares with the papers; nothing in a report of
+    multi-objective runs, whose single-objective views are no paper's study."""
+    return f" ({reference})" if papers else ""
+
+
+def _single_objective_intro(words: str) -> list[str]:
+    """What the single-objective views of multi-objective runs show, and that they come second."""
+    return [html.heading("Single-objective views of the same runs"),
+            html.paragraph(f"Every run keeps a single-objective incumbent, its most accurate feasible evaluation (a "
+                           "multi-objective run beside its front). The sections below score that incumbent by "
+                           f"{words} alone, as a report of single-objective runs does: they say how accurate the "
+                           "fronts' most accurate ends are, not how good the fronts are (that is the section above). "
+                           "Their hypervolume is that of each run's (simulated time, regret) trajectory, not of an "
+                           "objective front.", "note")]
 
 
 def with_incumbent(results: pd.DataFrame) -> pd.Series:
@@ -112,25 +144,28 @@ def with_incumbent(results: pd.DataFrame) -> pd.Series:
 
 
 def _scored_sections(results: pd.DataFrame, raw: pd.DataFrame, experiment: ExperimentDescription,
-                     figures: _Figures, pairs, levels, k_subsample, seed, words: str) -> list[str]:
-    """Final quality, anytime performance and the tests of the runs that have an incumbent."""
+                     figures: _Figures, pairs, levels, k_subsample, seed, words: str, multi: bool) -> list[str]:
+    """Final quality, anytime performance and the tests of the runs that have an incumbent; in a
+    report of multi-objective runs (``multi``) headed as single-objective views, without the
+    papers' comparisons."""
     style = Style.for_labels(experiment.labels)
     final = final_results(results)
     regret = final_regret_table(final)
     normalization = Normalization(time_bounds=(0.0, experiment.budget_seconds or float(results["sim_time"].max())))
     fronts = _front_rows(results)
     volumes = run_hypervolumes(fronts, normalization)
+    papers = not multi
     return [
         *_lite_note(experiment.benchmarks),
-        *[html.paragraph(note, "note") for note in nb1shot1_notes(experiment.benchmarks)],
-        *_final_regret_html(regret, words),
+        *[html.paragraph(note, "note") for note in (nb1shot1_notes(experiment.benchmarks) if papers else [])],
+        *_final_regret_html(regret, words, papers),
         *_best_architectures_html(final),
         figures.add(final_regret_ecdf(final_regret_ecdfs(results), style, regret_label=f"final {words}"),
                     "final_regret_ecdf",
-                    f"ECDF of the final {words} over runs (NAS-Bench-101 Fig. 7, right): further left and higher "
-                    "is better."),
-        *_subsample_figure(figures, results, final, style, k_subsample, seed, words),
-        html.heading("Anytime performance"),
+                    f"ECDF of the final {words} over runs{_cite('NAS-Bench-101 Fig. 7, right', papers)}: further "
+                    "left and higher is better."),
+        *_subsample_figure(figures, results, final, style, k_subsample, seed, words, papers),
+        html.heading(_view("Anytime performance", multi)),
         figures.add(regret_over_time(incumbent_curves(results, axis="time"), style, regret_label=words),
                     "regret_vs_time",
                     f"{_capital(words)} of the incumbent against simulated training time: median over runs (line) "
@@ -141,15 +176,17 @@ def _scored_sections(results: pd.DataFrame, raw: pd.DataFrame, experiment: Exper
                     "median and 25-75% of runs."),
         *_hypervolume_html(hypervolume_table(volumes), normalization),
         figures.add(hypervolume_gap_boxplots(volumes, style), "hypervolume_gap_boxplots",
-                    "Hypervolume gap of each run's (time, regret) front to the ideal point (anytime paper, Fig. 3); "
-                    "lower is better. Dots are runs; the number of runs is next to each configuration."),
+                    f"Hypervolume gap of each run's (time, regret) front to the ideal point"
+                    f"{_cite('anytime paper, Fig. 3', papers)}; lower is better. Dots are runs; the number of runs "
+                    "is next to each configuration."),
         *_attainment_figures(figures, fronts, style, levels, words),
-        *_eaf_figures(figures, fronts, regret, style, pairs, words),
-        html.heading("Statistical tests"),
+        *_eaf_figures(figures, fronts, regret, style, pairs, words, papers),
+        html.heading(_view("Statistical tests", multi)),
         *_friedman_section(friedman_tests(final, f"final {words}", "incumbent_test_regret")),
         *_friedman_section(friedman_tests(volumes, "hypervolume gap", "hypervolume_gap")),
         *_wilcoxon_section(final, volumes),
-        *_setup_tables(figures, final_results(raw), run_hypervolumes(_front_rows(raw), normalization)),
+        *(_setup_tables(figures, final_results(raw), run_hypervolumes(_front_rows(raw), normalization))
+          if papers else []),
     ]
 
 
@@ -357,13 +394,14 @@ def _budget(seconds: float | None, evaluations: int | None) -> str:
     return " or ".join(parts) or "unknown"
 
 
-def _final_regret_html(table: pd.DataFrame, words: str) -> list[str]:
+def _final_regret_html(table: pd.DataFrame, words: str, papers: bool) -> list[str]:
     best = table.groupby("benchmark")["mean"].transform("min") == table["mean"]
     rows = zip(table["benchmark"], table["label"], table["runs"], *(_distinct(table[c]) for c in
                                                                     ("mean", "median", "ecdf_area")))
+    area = "is the anytime paper's final-quality score (Table I); it equals" if papers else "equals"
     return [html.table(["benchmark", "configuration", "runs", "mean", "median", "ECDF area"], rows, best,
-                       caption=f"Final {words} over runs ({UNITS}; best mean in bold). The ECDF area is the "
-                               "anytime paper's final-quality score (Table I); it equals the mean.")]
+                       caption=f"Final {words} over runs ({UNITS}; best mean in bold). The ECDF area {area} the "
+                               "mean.")]
 
 
 def _hypervolume_html(table: pd.DataFrame, normalization: Normalization) -> list[str]:
@@ -379,7 +417,7 @@ def _hypervolume_html(table: pd.DataFrame, normalization: Normalization) -> list
 
 
 def _subsample_figure(figures: _Figures, results, final: pd.DataFrame, style: Style, k: int | None, seed: int,
-                      words: str) -> list[str]:
+                      words: str, papers: bool) -> list[str]:
     fewest = int(final.groupby(["benchmark", "label"]).size().min())  # of the runs drawn, not of all finished
     k = k or (PAPER_SUBSAMPLE if fewest > PAPER_SUBSAMPLE else fewest // 2)
     if k < 2 or k >= fewest:
@@ -389,7 +427,8 @@ def _subsample_figure(figures: _Figures, results, final: pd.DataFrame, style: St
     subsamples = repetition_subsamples(results, k, np.random.default_rng(seed))
     return [figures.add(repetition_ecdfs(subsamples, style, regret_label=f"final {words}"),
                         f"final_regret_ecdf_k{k}_vs_all", f"ECDF of the final {words} from {k} randomly chosen runs (solid, seed {seed}) and from "
-                        f"all runs (dashed), per configuration (anytime paper, Fig. 1): does the comparison hold with "
+                        f"all runs (dashed), per configuration{_cite('anytime paper, Fig. 1', papers)}: does the "
+                        "comparison hold with "
                         f"fewer repetitions?")]
 
 
@@ -406,7 +445,8 @@ def _attainment_figures(figures: _Figures, results, style: Style, levels: Sequen
     return parts
 
 
-def _eaf_figures(figures: _Figures, results, regret: pd.DataFrame, style: Style, pairs, words: str) -> list[str]:
+def _eaf_figures(figures: _Figures, results, regret: pd.DataFrame, style: Style, pairs, words: str,
+                 papers: bool) -> list[str]:
     parts = []
     for bench, ranking in regret.groupby("benchmark", sort=True):
         names = list(ranking["label"])
@@ -434,7 +474,8 @@ def _eaf_figures(figures: _Figures, results, regret: pd.DataFrame, style: Style,
                                            regret_label=words)
             parts.append(figures.add(figure, f"eaf_{_slug(bench)}_{_slug(a)}_vs_{_slug(b)}",
                                      f"{bench}: EAF difference of {a} and {b} over the {len(common)} seeds run by "
-                                     f"both (anytime paper, Fig. 4). Left: where {a} attains a (time, regret) region "
+                                     f"both{_cite('anytime paper, Fig. 4', papers)}. Left: where {a} attains a "
+                                     "(time, regret) region "
                                      f"more often than {b}; right: where {b} does; darker is a larger difference. "
                                      f"Dashed: 50% attainment surfaces."))
     return parts
