@@ -202,7 +202,8 @@ def test_run_summary_prints_the_region_score_first(runs, capsys):
     header = next(line for line in lines if line.startswith("problem"))
     assert header.index("HV regret ROI") < header.index("IGD+ ROI") < header.index("HV regret full")
     assert f"most {MAX_ERROR_ABOVE_BEST:g} error above its best" in "\n".join(lines)
-    rows = {tokens[2] if tokens[2] == CONSTRAINT else None: tokens for tokens in map(str.split, lines)
+    # a constrained problem's name ends with " | CONSTRAINT" (analysis.problem_name)
+    rows = {tokens[3] if tokens[2] == "|" else None: tokens for tokens in map(str.split, lines)
             if tokens[:2] == ["nb201-cifar10", OBJECTIVES]}
     final = final_scores(front_trajectories(runs))
     for constraint, tokens in rows.items():
@@ -211,3 +212,18 @@ def test_run_summary_prints_the_region_score_first(runs, capsys):
         assert tokens[-5:] == [f"{row['hv_regret_roi']:.4f}", f"{row['igd_plus_roi']:.4f}", f"{row['hv_regret']:.4f}",
                                f"{row['igd_plus']:.4f}", f"{row['front_size']:.1f}"]
     assert set(rows) == {None, CONSTRAINT}
+
+
+def test_a_constrained_problem_is_its_own_problem_and_names_its_front():
+    """Constrained and unconstrained runs of the same objectives are two problems, each with the
+    front it is scored against; an unconstrained problem on all cells keeps its old name."""
+    from nasarena.analysis.multiobjective import parse_problem, problem_front, problem_name
+
+    plain = problem_name("nb201-cifar10", OBJECTIVES)
+    bounded = problem_name("nb201-cifar10", OBJECTIVES, CONSTRAINT)
+    unique = problem_name("nb201-cifar10", OBJECTIVES, CONSTRAINT, unique=True)
+    assert plain == f"nb201-cifar10 {OBJECTIVES}" and len({plain, bounded, unique}) == 3
+    assert parse_problem(bounded) == ("nb201-cifar10", OBJECTIVES, CONSTRAINT, False)
+    assert parse_problem(unique) == ("nb201-cifar10", OBJECTIVES, CONSTRAINT, True)
+    assert len(problem_front(bounded).points) == 28
+    assert np.array_equal(problem_front(plain).points, true_front("nb201-cifar10", OBJECTIVES).points)

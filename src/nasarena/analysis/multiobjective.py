@@ -56,8 +56,36 @@ def multiobjective_rows(results: pd.DataFrame) -> pd.DataFrame:
         else results.iloc[0:0]
 
 
-def problem_name(benchmark: str, objectives: str) -> str:
-    return f"{benchmark} {objectives}"
+#: Separates a problem's constraint and unique-cells mark from its benchmark and objectives.
+PROBLEM_PART = " | "
+UNIQUE_CELLS = "unique cells"
+
+
+def problem_name(benchmark: str, objectives: str, constraint: str | None = None, unique: bool = False) -> str:
+    """A problem's name: what its runs are scored against, so that runs scored against different
+    true fronts (another constraint, unique cells) never share a problem's statistics. An
+    unconstrained problem on all cells is ``"BENCHMARK OBJECTIVES"``, as before."""
+    parts = [f"{benchmark} {objectives}", *([constraint] if constraint else []), *([UNIQUE_CELLS] if unique else [])]
+    return PROBLEM_PART.join(parts)
+
+
+def parse_problem(problem: str) -> tuple[str, str, str | None, bool]:
+    """``(benchmark, objectives, constraint, unique)`` of a :func:`problem_name`."""
+    head, *rest = problem.split(PROBLEM_PART)
+    benchmark, objectives = head.split(" ", 1)
+    unique = UNIQUE_CELLS in rest
+    constraints = [part for part in rest if part != UNIQUE_CELLS]
+    return benchmark, objectives, constraints[0] if constraints else None, unique
+
+
+def problem_front(problem: str) -> TrueFront:
+    """The true front a problem's runs are scored against (its constraint and cells included)."""
+    return true_front(*parse_problem(problem))
+
+
+def problem_objectives(problem: str) -> list[str]:
+    """The objective labels of a problem, in order."""
+    return parse_problem(problem)[1].split(",")
 
 
 @lru_cache(maxsize=32)
@@ -145,7 +173,7 @@ def _scored_run(run: pd.DataFrame) -> pd.DataFrame:
         size[i] = len(front)
     columns = [*RUN_KEYS, "evaluation", "sim_time", "incumbent_test_regret", "incumbent_valid_accuracy"]
     frame = run[columns].reset_index(drop=True)
-    frame[PROBLEM] = problem_name(benchmark, objectives)
+    frame[PROBLEM] = problem_name(benchmark, objectives, constraint, unique)
     frame["objectives"], frame["constraint"], frame["front_size"] = objectives, constraint, size
     for k, name in enumerate(SCORES):
         frame[name] = scores[:, k]
@@ -169,7 +197,9 @@ def found_fronts(results: pd.DataFrame) -> pd.DataFrame:
         for i in range(len(run)):
             if feasible[i]:
                 front.add(tuple(valid[i]), i)
-        problem, constraint = problem_name(keys[0], run["objectives"].iloc[0]), run_constraint(run)
+        constraint = run_constraint(run)
+        unique = "unique_cells" in run.columns and bool(run["unique_cells"].fillna(False).iloc[0])
+        problem = problem_name(keys[0], run["objectives"].iloc[0], constraint, unique)
         for i in front.keys:
             point = run["test_objectives"].iloc[i]
             rows.append((*keys, problem, run["objectives"].iloc[0], constraint, run["arch_id"].iloc[i],

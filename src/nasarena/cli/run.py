@@ -117,8 +117,7 @@ def _print_final_hypervolume_regret(results) -> None:
     from ..analysis.multiobjective import PROBLEM, final_scores, front_trajectories
     from ..analysis.pareto import MAX_ERROR_ABOVE_BEST, REFERENCE
 
-    final = final_scores(front_trajectories(results))
-    final[PROBLEM] = final[PROBLEM].str.cat(final["constraint"].fillna(""), sep=" ").str.strip()
+    final = final_scores(front_trajectories(results))  # a problem names its constraint (analysis.problem_name)
     typer.echo("final found fronts (test values of the validation front) against the true Pareto front (of the "
                "cells within the bound, for constrained runs), medians over runs:")
     typer.echo(f"hypervolume regret and IGD+ in the region of interest (ROI, the default score: the true front at "

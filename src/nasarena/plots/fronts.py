@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from ..analysis.multiobjective import problem_objectives
 from .axes import outside_legend
 from .backend import new_figure
 from .style import Style, publication
@@ -50,7 +51,7 @@ def pareto_fronts_figure(truths: dict, fronts: pd.DataFrame, style: Style | None
         figure = new_figure(PANEL * 2.4 + 1.6, PANEL * len(problems))
         grid = figure.subplots(len(problems), 2, squeeze=False, gridspec_kw={"width_ratios": (3, 2)})
         for (zoom, whole), problem in zip(grid, problems):
-            names = problem.split(" ", 1)[1].split(",")
+            names = problem_objectives(problem)
             true_points = truths[problem].points[np.argsort(truths[problem].points[:, 0])]
             surfaces = {}
             for name, runs in fronts[fronts["problem"] == problem].groupby("label", sort=True):

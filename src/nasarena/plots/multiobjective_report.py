@@ -28,7 +28,8 @@ from ..analysis.multiobjective import (
     found_fronts,
     front_trajectories,
     multiobjective_rows,
-    true_front,
+    problem_front,
+    problem_objectives,
 )
 from ..analysis.pareto import REFERENCE
 from ..analysis.trajectories import RUN_KEYS
@@ -85,7 +86,7 @@ def multiobjective_section(results: pd.DataFrame, add_figure: Callable[[object, 
     final = final_scores(by_problem)
     scores = scores_of(final)
     fronts = found_fronts(results)
-    truths = {problem: true_front(*problem.split(" ", 1)) for problem in sorted(final[PROBLEM].unique())}
+    truths = {problem: problem_front(problem) for problem in sorted(final[PROBLEM].unique())}
     return [
         html.heading("Multi-objective runs"),
         html.paragraph(_scores_text(scores)),
@@ -161,7 +162,7 @@ def _extremes(problem: str, truth) -> str:
 
 
 def _objective_names(problem: str) -> list[str]:
-    return problem.split(" ", 1)[1].split(",")
+    return problem_objectives(problem)
 
 
 def _front_figures(truths: dict, fronts: pd.DataFrame, results: pd.DataFrame, style, add_figure) -> list[str]:
