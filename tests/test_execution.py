@@ -161,3 +161,33 @@ def test_workers_exit_when_the_main_process_is_killed(tmp_path):
         assert len(workers) == 2 and gone_within(workers, 30)
     finally:
         kill_all({process.pid} | _worker_pids(tmp_path))
+
+
+def test_a_worker_dying_at_start_up_fails_the_pool_instead_of_hanging_it(tmp_path):
+    """A worker that dies in its initializer, after its watchdog started waiting for the stop
+    signal, breaks the pool: run_tasks raises and the command ends. (With a multiprocessing
+    Event as the stop signal, Event.set() waited for the dead sleeper for ever.)"""
+    import subprocess
+    import sys
+    import textwrap
+
+    script = tmp_path / "dies.py"
+    script.write_text(textwrap.dedent("""
+        import os, time
+        from nasarena.execution import run_tasks
+
+        def die():
+            time.sleep(0.2)  # the watchdog is waiting by now
+            os._exit(3)
+
+        def square(x):
+            return x * x
+
+        if __name__ == "__main__":
+            try:
+                run_tasks(square, [(i,) for i in range(8)], 2, lambda task, result: None, initializer=die)
+            except Exception as error:
+                print("raised", type(error).__name__)
+    """))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert "raised BrokenProcessPool" in done.stdout, done.stdout + done.stderr

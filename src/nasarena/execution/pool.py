@@ -108,7 +108,11 @@ def _run_on_processes(function, tasks: list[tuple], jobs: int, on_done, progress
     server = context(preload)
     # written by the task itself (no feeder thread): its messages are in the pipe before its result
     messages = server.SimpleQueue() if progress is not None else None
-    stop, cancelled = server.Event(), server.Event()
+    # The stop signal is a pipe, not an Event: Event.set() waits until every process sleeping in
+    # wait() has woken, so one worker that died while its watchdog waited (a pool broken by a
+    # worker killed at start-up) made set() block for ever. Writing a byte never waits.
+    stop, stop_signal = server.Pipe(duplex=False)
+    cancelled = server.Event()  # nobody waits on it (workers only read is_set()), so set() never blocks
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=server, initializer=_start_worker,
                                initargs=(messages, os.getpid(), stop, cancelled, initializer))
     try:
@@ -117,10 +121,12 @@ def _run_on_processes(function, tasks: list[tuple], jobs: int, on_done, progress
         # Ctrl-C, or on_done failed: the workers exit now, in the middle of their tasks (a
         # resumable task leaves nothing half-written visible, and the next call runs it again);
         # the finished tasks are kept. (A task's error is raised by _feed once the others end.)
-        stop.set()
+        stop_signal.send_bytes(b"stop")
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)  # queued tasks never start
+        stop_signal.close()
+        stop.close()
 
 
 def _feed(pool: ProcessPoolExecutor, function, tasks: list[tuple], jobs: int, on_done, messages, progress,
@@ -180,7 +186,7 @@ def _drain(messages, progress) -> None:
 
 def _start_worker(messages, main_pid: int, stop, cancelled, initializer) -> None:
     """Worker initializer: exit with the parent or the main process ``main_pid``, or when the
-    event ``stop`` is set; send progress to ``messages``; skip tasks once ``cancelled`` is set;
+    pool writes to (or closes) the pipe end ``stop``; send progress to ``messages``; skip tasks once ``cancelled`` is set;
     then the caller's ``initializer``.
 
     A Ctrl-C in a terminal reaches every process of the group; the workers ignore it, so that

@@ -49,8 +49,10 @@ def die_with_parent(watchdog: bool = True, main_pid: int | None = None, stop=Non
     """Make this process exit as soon as its parent, or the process ``main_pid`` (the experiment
     whose work it does), is gone. ``watchdog``: also from a thread that polls them, for systems
     without ``PR_SET_PDEATHSIG`` and for a parent that died before the signal was armed.
-    ``stop``: a multiprocessing event; the watchdog exits this process the moment it is set
-    (how an interrupted experiment ends its workers in the middle of a run)."""
+    ``stop``: the reading end of a pipe; the watchdog exits this process the moment something
+    is written to it or its writer is gone (how an interrupted experiment ends its workers in the
+    middle of a run). A pipe rather than an Event, because ``Event.set`` blocks while a process
+    that died in ``wait`` is still counted as sleeping."""
     parent = os.getppid()
     if sys.platform.startswith("linux"):
         try:
@@ -67,7 +69,7 @@ def die_with_parent(watchdog: bool = True, main_pid: int | None = None, stop=Non
         while True:
             if stop is None:
                 time.sleep(WATCHDOG_INTERVAL)
-            elif stop.wait(WATCHDOG_INTERVAL):
+            elif stop.poll(WATCHDOG_INTERVAL):
                 os._exit(1)  # a partial file left by a write cut short is named after this pid: cleaned up on resume
             if os.getppid() != parent or _gone(main_pid):
                 os._exit(1)
