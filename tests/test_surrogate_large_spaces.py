@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 import nasarena
 from nasarena.cli.main import app
 from nasarena.optimizers.base import make
-from nasarena.runner.protocol import TRAJECTORY_COLUMNS, Budget, run
+from nasarena.runner.protocol import MODELLED_COLUMNS, TRAJECTORY_COLUMNS, Budget, run
 from nasarena.spaces.darts.space import DartsSpace
 from nasarena.spaces.fbnet.space import FBNetSpace
 from nasarena.surrogates import chunks
@@ -110,7 +110,7 @@ def test_every_single_fidelity_optimizer_runs_deterministically(fitted, name):
         return run(bench, make(name, bench.space, seed=seed), Budget(evaluations=evaluations), seed=seed)
 
     first, again = trajectory(3), trajectory(3)
-    assert list(first.columns) == TRAJECTORY_COLUMNS and len(first) == evaluations
+    assert list(first.columns) == [*TRAJECTORY_COLUMNS, *MODELLED_COLUMNS] and len(first) == evaluations
     pd.testing.assert_frame_equal(first.drop(columns="optimizer_cpu_time"),
                                   again.drop(columns="optimizer_cpu_time"))
     assert first.valid_accuracy.between(0, 1).all() and np.isfinite(first.sim_time).all()

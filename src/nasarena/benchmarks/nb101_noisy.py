@@ -20,7 +20,11 @@ Per cell at 108 epochs (rows are sorted-hash positions):
   posterior given the cell's real draws (``NoiseModel.posterior``, empirical Bayes) pulls a lucky
   draw back to the level its neighbours share (regression to the mean of selected maxima);
 * the sum of a cell's modelled trials is drawn below what keeps its 3-trial mean under the
-  paper's best mean, 0.9432 (``PAPER_BEST_MEAN``): the table is drawn given that published fact.
+  paper's best mean, 0.9432 (``PAPER_BEST_MEAN``): the table is drawn given that published fact,
+  so its best mean (the optimum regret is measured from) lies at or below 0.9432 by construction.
+  That bound is imposed, not a validation: the best mean's nearness to the paper's value checks
+  nothing about the model (the table's "best mean without the 0.9432 bound" is what the model
+  alone draws).
 
 Version 2.0 (issue 29, point 3) reads the slice's validation accuracy as the best of the three
 runs (it never fails alone: 0 of 30,001 pairs against 133 failed tests; its offset to the test
@@ -31,7 +35,7 @@ Before (1.1) and after (2.0), real beside them:
 ==========================================  ==========  ==========  ===========================
 quantity                                    1.1         2.0         real
 ==========================================  ==========  ==========  ===========================
-best 3-trial mean                           0.9479      0.9430      0.9432 (paper)
+best 3-trial mean (2.0: bounded by 0.9432)  0.9479      0.9430      0.9432 (paper)
 best mean without the 0.9432 bound          0.9479      0.9446      -
 mean of the top-100 3-trial means           0.9420      0.9411      not in the embedded data
 top-10 means                                0.9444      0.9425      -
@@ -87,7 +91,8 @@ TRIALS = 3
 #: point 3); 2.1: validation accuracy at 4/12/36 epochs (point 5), the 108-epoch table as in 2.0.
 VERSION = "2.1"
 #: The NB101 paper's best mean test accuracy over the three trials (Sec. 4: 94.32 %): no cell's
-#: modelled mean exceeds it (the table is drawn given this published fact).
+#: modelled mean exceeds it (the table is drawn given this published fact), so the benchmark's
+#: optimum agrees with it by construction, which validates nothing.
 PAPER_BEST_MEAN = 0.9432
 # hash streams: one per random quantity of a cell
 _MEAN, _FAIL, _FAILED_VALID, _FAILED_TEST, _RECOVERED = range(5)
@@ -189,6 +194,13 @@ class NoisyNB101Benchmark(NB101Benchmark):
         return Result.from_fields(valid, test, cost, self.data.trainable_parameters.item(row), int(epochs), train, t,
                                   False, self._code_sets[self._codes.item(row, f, t)])
 
+    def optimum(self, metric: str = "test_accuracy") -> float:
+        """Best mean over trials at the highest fidelity, as for every tabular benchmark. For test
+        accuracy it is at most the NB101 paper's best mean, 0.9432 (``PAPER_BEST_MEAN``), because
+        that bound is imposed: the modelled trials are drawn conditioned on no mean exceeding the
+        published value. Its nearness to 0.9432 is therefore no validation of the noise model."""
+        return super().optimum(metric)
+
 
 def _lower_budget_curves(valid: np.ndarray, draws) -> tuple[np.ndarray, np.ndarray]:
     """(cells, 3) validation at 4/12/36 epochs and whether it is real: the slice's real curves, a
@@ -276,9 +288,10 @@ def _description(lite, valid, test, real) -> Description:
                   f"at 4/12/36 epochs of the other cells is the real curve of a slice cell (even rows) of nearly the "
                   f"same best 108-epoch validation, the same for the three trials; test accuracy below 108 epochs is "
                   f"absent (NaN); {curve_agreement().summary()}. Regret is on the mean test accuracy over the three "
-                  f"trials at 108 epochs; optimum {best:.4f} (the paper's best mean: {PAPER_BEST_MEAN}; the "
-                  f"empirical-Bayes means pull the best real draws, up to 0.9466, back to their neighbours' level, "
-                  f"and no modelled mean exceeds {PAPER_BEST_MEAN}); Result.modelled names the modelled fields of the "
-                  f"returned trial"),
+                  f"trials at 108 epochs; optimum {best:.4f}, at most the paper's best mean {PAPER_BEST_MEAN} by "
+                  f"construction: that bound is imposed, not a validation (the modelled trials are drawn conditioned "
+                  f"on no mean exceeding the published {PAPER_BEST_MEAN}, while the empirical-Bayes means pull the best "
+                  f"real draws, up to 0.9466, back to their neighbours' level); Result.modelled names the modelled "
+                  f"fields of the returned trial"),
         provenance=f"{entry[LITE_FILE].provenance}; {entry[TRIPLES_FILE].provenance}",
     )

@@ -1,4 +1,5 @@
-"""The final-regret table printed by ``nasarena run`` and ``nasarena report`` (one format for both)."""
+"""The tables printed by ``nasarena run`` and ``nasarena report`` (one format for both): final regret, and the
+share of evaluations answered by modelled values."""
 
 from __future__ import annotations
 
@@ -37,3 +38,23 @@ def print_final_regret(results: pd.DataFrame) -> None:
                    f"{evaluations[key]:10.1f} {seconds[key]:10.3g}")
     for bench in sorted(table["benchmark"].unique()):
         typer.echo(f"{bench}: regret on {regret_basis(bench)}")
+    print_modelled_shares(results)
+
+
+def print_modelled_shares(results: pd.DataFrame) -> None:
+    """Per fidelity, the share of each configuration's evaluations answered by modelled accuracies,
+    for the configurations that had any (and those whose runs did not record it): a regret on
+    modelled values is the model's, and nothing else in the table says how many there were."""
+    from ..analysis.modelled import MEANING, modelled_shares, share_text, with_modelled_values
+
+    shares = with_modelled_values(modelled_shares(results))
+    if shares.empty:
+        return
+    typer.echo(f"evaluations answered by modelled values, per fidelity: {MEANING}")
+    width = max(16, *(len(name) for name in shares["label"]))
+    typer.echo(f"{'benchmark':22s} {'configuration':{width}s} {'fidelity':>8s} {'runs':>5s} {'evaluations':>11s} "
+               f"{'valid modelled':>14s} {'test modelled':>13s}")
+    for row in shares.itertuples():
+        typer.echo(f"{row.benchmark:22s} {row.label:{width}s} {int(row.fidelity):8d} {row.runs:5d} "
+                   f"{row.evaluations:11d} {share_text(row.valid_modelled, row.known):>14s} "
+                   f"{share_text(row.test_modelled, row.known):>13s}")

@@ -147,6 +147,11 @@ TRAJECTORY_COLUMNS = [
     "arch_id", "fidelity", "valid_accuracy", "test_accuracy", "incumbent_id", "incumbent_valid_accuracy",
     "incumbent_test_regret",
 ]
+#: Whether each evaluation's validation accuracy (what the optimizer was told) and test accuracy
+#: were modelled rather than measured (``Result.modelled``; see :mod:`nasarena.analysis.modelled`).
+#: Every run has them since issue 38; files written before lack them, and are still run files, so
+#: they are not among ``TRAJECTORY_COLUMNS`` (the columns every run file holds).
+MODELLED_COLUMNS = ("valid_modelled", "test_modelled")
 
 
 def run(
@@ -165,7 +170,10 @@ def run(
     ``on_progress``, if given, is called after each evaluation with the share of the budget
     spent so far (0 to 1), so that long runs can show progress before they end. The
     ``optimizer_cpu_time`` column is the optimizer's cumulative CPU time, measured as
-    :mod:`.clock` says (estimated from cheap wall-clock reads unless it is charged).
+    :mod:`.clock` says (estimated from cheap wall-clock reads unless it is charged). The
+    ``valid_modelled`` and ``test_modelled`` columns say whether the evaluation's validation and
+    test accuracy were modelled (in its ``Result.modelled``), so that a summary can say how much of
+    a run was answered by a model rather than a measurement.
 
     With a constraint (``settings.constraint``) the incumbent is the most accurate *feasible*
     evaluation (None, with NaN values, until there is one), its regret is measured from the
@@ -200,6 +208,7 @@ def run(
     started = 0
     optimizer_ns = 0  # the optimizer's time so far, on the clock's scale (see .clock)
     rows: list[tuple] = []
+    modelled: list[frozenset] = []  # per row, its result's modelled fields
     incumbent: tuple[float, str, float] | None = None  # (validation accuracy, id, regret)
 
     cached_in_row = 0  # cached answers since the last evaluation
@@ -290,6 +299,7 @@ def run(
         best = incumbent or _NO_INCUMBENT
         rows.append((len(rows), finish, optimizer_ns, identity, result.fidelity, result.valid_accuracy,
                      result.test_accuracy, best[1], best[0], best[2]))
+        modelled.append(result.modelled)
         start_next(worker, finish)
         if on_progress is not None:
             on_progress(budget.spent(finish, started))
@@ -297,6 +307,7 @@ def run(
     frame = _trajectory_frame(rows, (benchmark_name or benchmark.name, optimizer.name,
                                      settings_hash(optimizer.name, optimizer.settings(), settings, budget), seed))
     frame["optimizer_cpu_time"] = clock.seconds(frame["optimizer_cpu_time"].to_numpy())
+    _add_modelled_columns(frame, modelled)
     if scoring is not None:
         _add_scored_columns(frame, scoring, scored)
     return frame
@@ -307,6 +318,19 @@ _EVALUATED, _CACHED, _PROXY = 0, 1, 2
 
 #: The incumbent columns of a constrained run before its first feasible evaluation.
 _NO_INCUMBENT = (math.nan, None, math.nan)
+
+
+def _add_modelled_columns(frame: pd.DataFrame, modelled: list[frozenset]) -> None:
+    """``valid_modelled`` and ``test_modelled`` (:data:`MODELLED_COLUMNS`) from each row's
+    ``Result.modelled``: a benchmark shares a few frozensets among all its results, so each
+    distinct one is looked into once (not twice per evaluation in the loop), and the rows index
+    those answers instead of building a tuple of flags each."""
+    codes = {fields: code for code, fields in enumerate(set(modelled))}
+    flags = np.array([("valid_accuracy" in fields, "test_accuracy" in fields) for fields in codes],
+                     dtype=bool).reshape(len(codes), 2)
+    pairs = flags[np.fromiter(map(codes.__getitem__, modelled), dtype=np.intp, count=len(modelled))]
+    for position, name in enumerate(MODELLED_COLUMNS):
+        frame[name] = pairs[:, position]
 
 
 def _add_scored_columns(frame: pd.DataFrame, scoring: RunObjectives, scored: list[tuple]) -> None:
