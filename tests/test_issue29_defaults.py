@@ -157,7 +157,8 @@ def test_nb1shot1_runs_end_to_end_and_the_report_first_says_the_benchmark_and_it
     from nasarena.runner.experiment import grid, run_experiment
 
     out = tmp_path / "runs"
-    run_experiment(grid(["nb1shot1-1"], ["rs", "re"], range(2), Budget(seconds=2e5)), out, jobs=1)
+    # the documented protocol's budget (1e6 s): the paper note stands only beside runs of it (issue 38)
+    run_experiment(grid(["nb1shot1-1"], ["rs", "re"], range(2), Budget(seconds=1e6)), out, jobs=1)
     html = write_report(out, tmp_path / "report").read_text()
     first = html[html.index("Generated"):html.index("<h2>What was run</h2>")]
     assert "nb1shot1-1: NAS-Bench-1Shot1 search space 1 over nb101-noisy" in first
@@ -297,10 +298,11 @@ def test_the_report_says_why_its_table_i_differs_from_the_papers_on_the_3_trial_
     from nasarena.plots.report import write_report
     from nasarena.runner.experiment import run_experiment
 
-    short = Budget(seconds=1e5)
     for bench in ("nb101-noisy", "nb101-lite"):
-        specs = [s for name in ("anytime-O", "anytime-C") for s in replace(preset(name), budget=short).specs(
-            [bench], seeds=range(2), optimizers=["re"])]
+        # the presets' own budget: paper values stand only beside the paper's protocol (issue 38); anytime-C's
+        # cached RE takes minutes at 1e7 s, so O and VS
+        specs = [s for name in ("anytime-O", "anytime-VS") for s in preset(name).specs(
+            [bench], seeds=[0], optimizers=["re"])]
         run_experiment(specs, tmp_path / bench, jobs=1)
         page = write_report(tmp_path / bench, tmp_path / f"report-{bench}").read_text()
         assert "the anytime paper&#x27;s Table I" in page or "the anytime paper's Table I" in page

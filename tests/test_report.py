@@ -208,10 +208,10 @@ def test_rank_tables_by_setup_and_by_optimizer(tmp_path):
     assert "Tables I and II" in html
     assert "anytime performance grouped by setup" in html and "anytime performance grouped by optimizer" in html
     assert "<td>C</td>" in html and "<td>O</td>" in html
-    # Table I both ways, the paper's values beside ours, and Fig. 3 (boxplots by setup)
+    # Table I both ways and Fig. 3 (boxplots by setup); no paper values beside a grid on nb101-lite (issue 38,
+    # tests/test_issue38_paper_values.py shows them beside the presets' runs), a line says why
     assert "final quality (Table I) grouped by setup" in html and "final quality (Table I) grouped by optimizer" in html
-    assert "<td>SMAC (23)  irace (28)  RE (31)</td>" in html  # the paper's setup O
-    assert "<td>O (31)  VS (47)  CVS (50)  C (55)</td>" in html  # the paper's RE
+    assert "SMAC (23)" not in html and "these runs are on nb101-lite." in html
     final = trajectories.final_results(load_results(out))
     area = final[(final["optimizer"] == "re") & (final["setup"] == "C")]["incumbent_test_regret"].mean() * 1e4
     assert re.search(rf"<td>re</td><td>[^<]*C\*? \({area:.0f}\)", html)

@@ -1,4 +1,12 @@
-"""How nasarena's re-runs of the papers' comparisons differ from the papers, and why.
+"""Which papers' values describe a set of runs, and how nasarena's re-runs of the papers'
+comparisons differ from the papers, and why.
+
+A paper's values beside runs that are not its protocol read as a comparison that is none: the
+anytime paper's Table I beside a plain grid on another budget, or NAS-Bench-1Shot1's findings
+beside runs of other settings. :func:`compare_with_papers` therefore decides, per benchmark,
+whether each paper's values describe the runs (the same benchmark, optimizers, settings and
+budget, recognised by the runs' settings hashes); the report shows a paper's values only then,
+and otherwise one line saying why not.
 
 A report that prints a paper's values beside its own must also say, where the two disagree, what
 in the setup explains it; otherwise a reader takes every difference for a finding. The texts here
@@ -7,6 +15,24 @@ shown on the report page that holds the comparison.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ..benchmarks.registry import ONESHOT
+from ..runner.experiment import grid
+from ..runner.protocol import Budget
+from ..studies.anytime_presets import BENCHMARK, BUDGET, PRESETS, SEEDS
+
+#: The papers whose values a report sets beside runs (the keys of :class:`PaperComparison`).
+TABLE_I = "the anytime paper's Table I"
+NB1SHOT1 = "NAS-Bench-1Shot1's discrete comparison"
+#: NAS-Bench-1Shot1's discrete comparison as nasarena re-runs it (``bench/bench_nb1shot1_discrete.py``,
+#: docs/reproduce/nas-bench-1shot1.md): these optimizers at their defaults, one simulated-time budget
+#: for all, on the spaces over nb101-noisy.
+NB1SHOT1_OPTIMIZERS = ("rs", "re", "tpe", "hb", "bohb", "smac")
+NB1SHOT1_SECONDS = 1e6
 
 #: NAS-Bench-1Shot1's discrete comparison against ``bench/bench_nb1shot1_discrete.py`` (20 seeds,
 #: 1e6 simulated seconds per run, nb101-noisy 2.1).
@@ -51,16 +77,80 @@ TABLE_I_DIFFERENCES = (
 )
 
 
-def table_i_notes(benchmark: str, optimizers) -> list[str]:
-    """The Table I comparison note for runs of ``optimizers`` on ``benchmark``: where one of the
-    paper's optimizers ran on nb101-noisy, the table the paper's runs queried."""
-    from .setups import PAPER_NAMES
+@dataclass(frozen=True)
+class PaperComparison:
+    """Which papers' values describe one benchmark's runs: ``notes`` holds each that does (keyed
+    ``TABLE_I``, ``NB1SHOT1``) with the notes to show beside its values; ``reasons`` each that
+    does not but that a report would otherwise show there, with the one line saying why."""
 
-    return [TABLE_I_DIFFERENCES] if benchmark == "nb101-noisy" and set(optimizers) & set(PAPER_NAMES) else []
+    notes: dict[str, list[str]]
+    reasons: dict[str, str]
 
 
-def nb1shot1_notes(benchmarks) -> list[str]:
-    """The NAS-Bench-1Shot1 comparison note where some of ``benchmarks`` are its spaces."""
-    from ..benchmarks.registry import ONESHOT
+def compare_with_papers(runs: pd.DataFrame) -> PaperComparison:
+    """Whether the anytime paper's Table I and (on a NAS-Bench-1Shot1 space) NAS-Bench-1Shot1's
+    discrete comparison describe ``runs``, rows of one benchmark with ``optimizer``,
+    ``settings_hash`` and ``seed`` (any number of rows per run).
 
-    return [NB1SHOT1_DISCRETE] if any(name in ONESHOT for name in benchmarks) else []
+    A paper describes the runs when every configuration is one of its protocol's: the same
+    benchmark, optimizer, settings, run settings and budget, i.e. the settings hash of a run
+    that ``nasarena run --preset anytime-...`` (Table I) or the documented NAS-Bench-1Shot1
+    command makes. Fewer seeds than the paper's are still its protocol, estimated less surely:
+    Table I is then shown with a note of the seed count.
+    """
+    benchmarks = runs["benchmark"].unique()
+    if len(benchmarks) != 1:
+        raise ValueError("one benchmark at a time: a paper's protocol names its benchmark")
+    bench = benchmarks[0]
+    seeds = runs.groupby(["optimizer", "settings_hash"])["seed"].nunique()
+    notes, reasons = {}, {}
+    table_i = (f"No paper values beside these runs: the anytime paper's Table I describes its four setups as the "
+               f"presets anytime-O/VS/C/CVS run them (RE, SMAC and irace on {BENCHMARK} with the presets' settings, "
+               f"{_seconds(BUDGET.seconds)} simulated seconds, {len(SEEDS)} seeds)")
+    if bench != BENCHMARK:
+        reasons[TABLE_I] = f"{table_i}; these runs are on {bench}."
+    elif outside := _outside(seeds, _preset_hashes()):
+        reasons[TABLE_I] = (f"{table_i}; the runs of {_names(outside)} here are not a preset's (optimizer, settings "
+                            "or budget differ).")
+    else:
+        fewest = int(seeds.min())
+        notes[TABLE_I] = [
+            *([f"These runs are the presets' (benchmark, settings and budget), but with as few as {fewest} "
+               f"seed{'' if fewest == 1 else 's'} per configuration, not the paper's {len(SEEDS)}: the paper's values "
+               "are shown beside them, ours are the less certain."] if fewest < len(SEEDS) else []),
+            TABLE_I_DIFFERENCES]
+    if bench in ONESHOT:
+        if outside := _outside(seeds, _nb1shot1_hashes(bench)):
+            reasons[NB1SHOT1] = (
+                "No NAS-Bench-1Shot1 note beside these runs: its discrete comparison describes RS, RE, TPE, HB, BOHB "
+                f"and SMAC at their defaults on its spaces over nb101-noisy, {_seconds(NB1SHOT1_SECONDS)} simulated "
+                f"seconds per run (as docs/reproduce/nas-bench-1shot1.md runs it); the runs of {_names(outside)} on "
+                f"{bench} here are not (optimizer, settings, NB101 table or budget differ).")
+        else:
+            notes[NB1SHOT1] = [NB1SHOT1_DISCRETE]
+    return PaperComparison(notes, reasons)
+
+
+def _outside(seeds: pd.Series, protocol: set[tuple[str, str]]) -> list[str]:
+    """The optimizers of the configurations (``seeds``' (optimizer, settings hash) index) outside ``protocol``."""
+    return sorted({optimizer for optimizer, settings in seeds.index if (optimizer, settings) not in protocol})
+
+
+def _seconds(seconds: float) -> str:
+    """``1e7`` as the papers and presets write it, not ``1e+07``."""
+    return f"{seconds:.0e}".replace("e+0", "e")
+
+
+def _names(optimizers: list[str]) -> str:
+    return ", ".join(optimizers[:-1]) + " and " + optimizers[-1] if len(optimizers) > 1 else optimizers[0]
+
+
+def _preset_hashes() -> set[tuple[str, str]]:
+    """(optimizer, settings hash) of every run the anytime presets make on their benchmark."""
+    return {(spec.optimizer, spec.settings_hash) for preset in PRESETS.values() for spec in preset.specs(seeds=[0])}
+
+
+def _nb1shot1_hashes(space: str) -> set[tuple[str, str]]:
+    """(optimizer, settings hash) of the runs of NAS-Bench-1Shot1's discrete comparison on ``space``."""
+    return {(spec.optimizer, spec.settings_hash)
+            for spec in grid([space], NB1SHOT1_OPTIMIZERS, [0], Budget(seconds=NB1SHOT1_SECONDS))}

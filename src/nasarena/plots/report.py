@@ -11,6 +11,9 @@ the scores of the fronts over time and their statistics. The single-objective vi
 runs (the accuracy regret of each run's most accurate architecture) come after, headed as such,
 and cite no paper: the anytime paper's and NAS-Bench-101's comparisons, Table I with its paper
 values and notes among them, are single-objective studies of NB101, nothing to set beside fronts.
+A report of single-objective runs shows a paper's values only beside runs of its protocol (the
+same benchmark, optimizers, settings and budget: ``compare_with_papers``), elsewhere one line
+saying why not.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from ..analysis.attainment import attainment_surfaces, eaf_difference
 from ..analysis.curves import incumbent_curves
 from ..analysis.ecdf import final_regret_ecdfs, repetition_subsamples
 from ..analysis.multiobjective import multiobjective_rows
-from ..analysis.paper_notes import nb1shot1_notes, table_i_notes
+from ..analysis.paper_notes import NB1SHOT1, TABLE_I, PaperComparison, compare_with_papers
 from ..analysis.regret_basis import UNITS, regret_basis, regret_meaning, regret_name
 from ..analysis.trajectories import RUN_KEYS, final_results, label, monotone_fronts
 from ..runner.experiment import RUNS_DIR, load_results
@@ -97,6 +100,7 @@ def _write(results_dir: Path, staging: Path, raw: pd.DataFrame, experiment: Expe
     single = [
         html.heading(_view("Final quality", multi)),
         *_regret_basis_html(experiment.benchmarks),
+        *_modelled_html(results),
         *constrained_note(results),
         *_no_incumbent_note(results, scored, words),
         *(_scored_sections(results[scored], raw[scored], experiment, figures, pairs, levels, k_subsample, seed,
@@ -155,9 +159,10 @@ def _scored_sections(results: pd.DataFrame, raw: pd.DataFrame, experiment: Exper
     fronts = _front_rows(results)
     volumes = run_hypervolumes(fronts, normalization)
     papers = not multi
+    comparisons = {bench: compare_with_papers(runs) for bench, runs in raw.groupby("benchmark")} if papers else {}
     return [
         *_lite_note(experiment.benchmarks),
-        *[html.paragraph(note, "note") for note in (nb1shot1_notes(experiment.benchmarks) if papers else [])],
+        *_paper_lines(comparisons.values(), NB1SHOT1),
         *_final_regret_html(regret, words, papers),
         *_best_architectures_html(final),
         figures.add(final_regret_ecdf(final_regret_ecdfs(results), style, regret_label=f"final {words}"),
@@ -185,9 +190,21 @@ def _scored_sections(results: pd.DataFrame, raw: pd.DataFrame, experiment: Exper
         *_friedman_section(friedman_tests(final, f"final {words}", "incumbent_test_regret")),
         *_friedman_section(friedman_tests(volumes, "hypervolume gap", "hypervolume_gap")),
         *_wilcoxon_section(final, volumes),
-        *(_setup_tables(figures, final_results(raw), run_hypervolumes(_front_rows(raw), normalization))
+        *(_setup_tables(figures, final_results(raw), run_hypervolumes(_front_rows(raw), normalization), comparisons)
           if papers else []),
     ]
+
+
+def _paper_lines(comparisons, paper: str) -> list[str]:
+    """The notes beside ``paper``'s values where it describes the runs, and for each benchmark whose
+    runs it would concern but does not describe, the line saying why its values are not shown;
+    each text once (NAS-Bench-1Shot1's note covers its three spaces)."""
+    texts = []
+    for comparison in comparisons:
+        texts += comparison.notes.get(paper, [])
+        if paper in comparison.reasons:
+            texts.append(comparison.reasons[paper])
+    return [html.paragraph(text, "note") for text in dict.fromkeys(texts)]
 
 
 def _no_incumbent_note(results: pd.DataFrame, scored: pd.Series, words: str) -> list[str]:
@@ -373,6 +390,22 @@ def _regret_basis_html(benchmarks: Sequence[str]) -> list[str]:
     return [html.paragraph(" ".join(notes))]
 
 
+def _modelled_html(results: pd.DataFrame) -> list[str]:
+    """Per configuration and fidelity, the share of evaluations answered by modelled accuracies
+    (:mod:`nasarena.analysis.modelled`), where any were or where the runs did not record it: the
+    regrets below are a model's wherever these shares are high."""
+    from ..analysis.modelled import MEANING, modelled_shares, share_text, with_modelled_values
+
+    shares = with_modelled_values(modelled_shares(results))
+    if shares.empty:
+        return [html.paragraph("No evaluation of these runs was answered by a modelled accuracy.", "muted")]
+    rows = [(r.benchmark, r.label, int(r.fidelity), r.runs, r.evaluations, share_text(r.valid_modelled, r.known),
+             share_text(r.test_modelled, r.known)) for r in shares.itertuples()]
+    return [html.table(["benchmark", "configuration", "fidelity", "runs", "evaluations", "validation accuracy modelled",
+                        "test accuracy modelled"], rows,
+                       caption=f"Evaluations answered by modelled values, per fidelity: {MEANING}.")]
+
+
 def _best_architectures_html(final: pd.DataFrame) -> list[str]:
     """Per configuration, the best architecture any of its runs ended with, and how many runs did."""
     rows = []
@@ -537,12 +570,15 @@ def _wilcoxon_section(final: pd.DataFrame, volumes: pd.DataFrame) -> list[str]:
     return parts
 
 
-def _setup_tables(figures: _Figures, final: pd.DataFrame, volumes: pd.DataFrame) -> list[str]:
+def _setup_tables(figures: _Figures, final: pd.DataFrame, volumes: pd.DataFrame,
+                  comparisons: dict[str, PaperComparison]) -> list[str]:
     """The anytime paper's Tables I and II and its Fig. 3.
 
     Table I: per setup (O original, C caching, VS variable-size encoding, ...) the optimizers
     ordered by ECDF area of the final regret, and per optimizer the setups, with the paper's
-    values beside where it has them; Table II: the same groupings by hypervolume-gap rank sum.
+    values beside where it has them and the runs are the presets' (``comparisons``, per
+    benchmark), else a line saying why they are not shown; Table II: the same groupings by
+    hypervolume-gap rank sum.
     Fig. 3 (hypervolume-gap boxplots by setup) is drawn when the experiment has several setups.
     A paragraph explains the setup codes."""
     from ..analysis.setups import CONFIDENCE as TABLE_I_CONFIDENCE
@@ -556,17 +592,18 @@ def _setup_tables(figures: _Figures, final: pd.DataFrame, volumes: pd.DataFrame)
              html.paragraph(f"Setup codes (the anytime paper's): {SETUP_CODES}. An experiment run with one setup "
                             "has one row per table.", "muted")]
     for bench, runs in final.groupby("benchmark", sort=True):
+        paper = TABLE_I in comparisons[bench].notes
         for group, member in (("setup", "optimizer"), ("optimizer", "setup")):
             table = setup_rank_table(runs, by=group)
             rows = [(name, "  ".join(f"{r[member]}{'*' if r.best else ''} ({r.area:.0f})"
-                                     for _, r in members.iterrows()), paper_table_i_row(group, name))
+                                     for _, r in members.iterrows()), *([paper_table_i_row(group, name)] if paper else []))
                     for name, members in table.groupby(group, sort=False)]
             parts.append(html.table(
                 [group, f"{member}s by ECDF area of the final regret (x 10^4, smaller is better)",
-                 "the anytime paper's Table I"], rows,
+                 *([TABLE_I] if paper else [])], rows,
                 caption=f"{bench}: final quality (Table I) grouped by {group}; *: in the best group of a Friedman "
                         f"test over seeds at {TABLE_I_CONFIDENCE:.0%} (Nemenyi post-hoc)"))
-        parts += [html.paragraph(note, "note") for note in table_i_notes(bench, runs["optimizer"].unique())]
+        parts += _paper_lines([comparisons[bench]], TABLE_I)
         gaps = volumes.merge(runs[[*RUN_KEYS, "setup"]], on=RUN_KEYS)
         for group, treatment in (("setup", "optimizer"), ("optimizer", "setup")):
             rows, strong = [], []
