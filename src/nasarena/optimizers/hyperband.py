@@ -102,6 +102,17 @@ class _Bracket:
         self.promoted = [] if self.finished else ranked[: self.size]
 
 
+def several_fidelities(name: str, fidelities, otherwise: str) -> tuple[int, ...]:
+    """A multi-fidelity optimizer's fidelities, sorted and distinct: at least two, or a
+    ValueError saying what the optimizer would be with one (``otherwise``)."""
+    if fidelities is None:
+        raise ValueError(f"{name} needs a benchmark with several fidelities: pass fidelities=benchmark.fidelities")
+    if len(set(fidelities)) < 2:
+        raise ValueError(f"{name} needs a benchmark with several fidelities; fidelities={tuple(fidelities)} "
+                         f"has only {len(set(fidelities))} ({otherwise})")
+    return tuple(sorted(set(int(f) for f in fidelities)))
+
+
 class Hyperband(Optimizer):
     """Hyperband with random configurations from the space's sampler."""
 
@@ -117,13 +128,7 @@ class Hyperband(Optimizer):
 
     def __init__(self, space, seed=0, *, fidelities=None, eta: int = 3):
         super().__init__(space, seed)
-        if fidelities is None:
-            raise ValueError(f"{self.name} needs a benchmark with several fidelities: "
-                             "pass fidelities=benchmark.fidelities")
-        if len(set(fidelities)) < 2:
-            raise ValueError(f"{self.name} needs a benchmark with several fidelities; fidelities={tuple(fidelities)} "
-                             f"has only {len(set(fidelities))} (Hyperband would be plain random search)")
-        self.fidelities = tuple(sorted(set(int(f) for f in fidelities)))
+        self.fidelities = several_fidelities(self.name, fidelities, "Hyperband would be plain random search")
         self.eta = int(eta)
         self.brackets = schedule(self.fidelities, self.eta)
         self._active: list[_Bracket] = []

@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from .base import Observation, Optimizer, Setting, Trial, objectives_of
-from .hyperband import budgets
+from .hyperband import budgets, several_fidelities
 from .pareto_sort import preference_order
 
 
@@ -55,13 +55,7 @@ class MOASHA(Optimizer):
 
     def __init__(self, space, seed=0, *, fidelities=None, eta: int = 3):
         super().__init__(space, seed)
-        if fidelities is None:
-            raise ValueError(f"{self.name} needs a benchmark with several fidelities: "
-                             "pass fidelities=benchmark.fidelities")
-        if len(set(fidelities)) < 2:
-            raise ValueError(f"{self.name} needs a benchmark with several fidelities; fidelities={tuple(fidelities)} "
-                             f"has only {len(set(fidelities))} (it would be multi-objective random search)")
-        self.fidelities = tuple(sorted(set(int(f) for f in fidelities)))
+        self.fidelities = several_fidelities(self.name, fidelities, "it would be multi-objective random search")
         self.eta = int(eta)
         self.rungs = budgets(self.fidelities, self.eta)
         # per rung, in tell order: each result's architecture, objective vector and feasibility
