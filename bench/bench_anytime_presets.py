@@ -28,7 +28,7 @@ final regret x 10^4, the paper's beside.
 
 As in the paper no setup is significantly better for either algorithm; unlike it, RE ranks ahead
 of irace (irace runs with package defaults, the paper's tuned values being in its supplement) and
-caching does not hurt RE. The reasons are on the report page (``nasarena.analysis.paper_notes``).
+caching does not hurt RE. The reasons are on the report page (``nasarena.studies.paper_notes``).
 """
 
 from __future__ import annotations

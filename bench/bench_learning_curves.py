@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from nasarena.surrogates.builtin import nb201_cifar10_data
+from nasarena.studies.builtin_surrogates import nb201_cifar10_data
 from nasarena.surrogates.learning_curves import learning_curve
 from nasarena.surrogates.settings import FitSettings
 

@@ -32,7 +32,7 @@ mean at 1e4 s; * = best group where the Friedman test is significant at 98 %):
                        HB 6.85 (3.64)
 
 RE has the lowest mean in spaces 1 and 3 and is in the best group of space 2, as the paper's
-text has it; the reasons the numbers are not the paper's are in ``nasarena.analysis.paper_notes``
+text has it; the reasons the numbers are not the paper's are in ``nasarena.studies.paper_notes``
 (shown on the report of runs on these spaces). The whole run takes about 20 CPU minutes.
 """
 

@@ -20,16 +20,16 @@ pytest.importorskip("matplotlib")
 
 from typer.testing import CliRunner  # noqa: E402
 
-from nasarena.analysis.paper_notes import (  # noqa: E402
+from nasarena.cli.main import app  # noqa: E402
+from nasarena.plots.report import write_report  # noqa: E402
+from nasarena.studies.anytime_presets import PRESETS  # noqa: E402
+from nasarena.studies.paper_notes import (  # noqa: E402
     NB1SHOT1,
     NB1SHOT1_DISCRETE,
     TABLE_I,
     TABLE_I_DIFFERENCES,
     compare_with_papers,
 )
-from nasarena.cli.main import app  # noqa: E402
-from nasarena.plots.report import write_report  # noqa: E402
-from nasarena.studies.anytime_presets import PRESETS  # noqa: E402
 
 #: The paper's Table I values, as its column prints them.
 PAPER_VALUES = ("SMAC (23)", "irace (28)", "RE (31)", "SMAC (34)", "RE (55)")

@@ -173,7 +173,7 @@ SMALL_XGB = (("n_estimators", 30), ("learning_rate", 0.3), ("max_depth", 4), ("m
 
 def test_any_model_can_be_tabulated_and_answers_as_its_models_do(tmp_path):
     pytest.importorskip("xgboost")
-    from nasarena.surrogates.builtin import nb201_cifar10_data
+    from nasarena.studies.builtin_surrogates import nb201_cifar10_data
 
     data, _ = nb201_cifar10_data()
     plain = fit_surrogate(data, "nb201", "nb201-xgb-v0.1", FitSettings("xgb", 2, 0, model_settings=SMALL_XGB),

@@ -69,7 +69,7 @@ def test_the_manifest_records_the_tabulated_files():
 
 
 def test_tabulating_an_artefact_equals_fitting_it_with_a_table():
-    from nasarena.surrogates.builtin import nb201_cifar10_data
+    from nasarena.studies.builtin_surrogates import nb201_cifar10_data
     from nasarena.surrogates.fitting import add_prediction_table, fit_surrogate
     from nasarena.surrogates.settings import FitSettings
 

@@ -27,6 +27,7 @@ MOVED: dict[str, str] = {
     "nasarena.oneshot.tuning": "nasarena.studies.oneshot_tuning",
     "nasarena.oneshot.regularisation": "nasarena.studies.oneshot_regularisation",
     "nasarena.runner.presets": "nasarena.studies.anytime_presets",
+    "nasarena.analysis.paper_notes": "nasarena.studies.paper_notes",
 }
 
 

@@ -36,10 +36,10 @@ from ..analysis.attainment import attainment_surfaces, eaf_difference
 from ..analysis.curves import incumbent_curves
 from ..analysis.ecdf import final_regret_ecdfs, repetition_subsamples
 from ..analysis.multiobjective import multiobjective_rows
-from ..analysis.paper_notes import NB1SHOT1, TABLE_I, PaperComparison, compare_with_papers
 from ..analysis.regret_basis import UNITS, regret_basis, regret_meaning, regret_name
 from ..analysis.trajectories import RUN_KEYS, final_results, label, monotone_fronts
 from ..runner.experiment import RUNS_DIR, load_results
+from ..studies.paper_notes import NB1SHOT1, TABLE_I, PaperComparison, compare_with_papers
 from . import html
 from .attainment import attainment_surfaces_figure, eaf_difference_figure
 from .backend import require_matplotlib, save_figure

@@ -23,7 +23,7 @@ import pandas as pd
 from ..benchmarks.registry import ONESHOT
 from ..runner.experiment import grid
 from ..runner.protocol import Budget
-from ..studies.anytime_presets import BENCHMARK, BUDGET, PRESETS, SEEDS
+from .anytime_presets import BENCHMARK, BUDGET, PRESETS, SEEDS
 
 #: The papers whose values a report sets beside runs (the keys of :class:`PaperComparison`).
 TABLE_I = "the anytime paper's Table I"
