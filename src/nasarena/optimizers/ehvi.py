@@ -50,13 +50,11 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import ndtr
 
-from ..errors import import_extra
 from ..spaces.protocol import sample_many
 from .base import Observation, Optimizer, Setting, Trial, objectives_of
 from .categorical_configs import CategoricalConfigs
-from .integer_trees import ThresholdColumns, grow_forest
 from .pareto_sort import front_ranks
-from .random_forest import MIN_IMPURITY_DECREASE, VARIANCE_FLOOR
+from .random_forest import RegressionForest
 
 #: The reference point in every normalised objective, as ``nasarena.analysis.pareto`` scores fronts.
 REFERENCE = 1.1
@@ -103,34 +101,6 @@ def expected_hypervolume_improvement(mean: np.ndarray, std: np.ndarray, front: n
         mu, sigma = mean[:, j:j + 1], std[:, j:j + 1]
         volume *= _psi(upper[None, :, j], mu, sigma) - _psi(lower[None, :, j], mu, sigma)
     return volume.sum(axis=1)
-
-
-class RegressionForest:
-    """Regression trees on bootstrap samples of category indices; a prediction is the mean and
-    variance over the trees (the variance floored as SMAC3's), each leaf the mean of its samples."""
-
-    def __init__(self, n_trees: int, rng: np.random.Generator):
-        self.n_trees = n_trees
-        self.rng = rng
-        import_extra("sklearn.tree", "the ehvi-rf optimizer")  # the trees are scikit-learn's
-        self._trees: list = []
-
-    def fit(self, x: np.ndarray, y: np.ndarray) -> None:
-        n = len(x)
-        weights = np.stack([np.bincount(self.rng.integers(n, size=n), minlength=n)
-                            for _ in range(self.n_trees)]).astype(np.float64)
-        self._trees = []
-        for (tree, leaf), weight in zip(grow_forest(ThresholdColumns(x), y, weights, self.rng, MIN_IMPURITY_DECREASE),
-                                        weights):
-            kept = leaf >= 0
-            mass = np.bincount(leaf[kept], weights=weight[kept], minlength=tree.node_count)
-            total = np.bincount(leaf[kept], weights=weight[kept] * y[kept], minlength=tree.node_count)
-            self._trees.append((tree, np.divide(total, mass, out=np.zeros_like(total), where=mass > 0)))
-
-    def predict(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        x = np.ascontiguousarray(x, dtype=np.float32)
-        predictions = np.stack([values[tree.apply(x)] for tree, values in self._trees])
-        return predictions.mean(axis=0), np.maximum(predictions.var(axis=0), VARIANCE_FLOOR)
 
 
 class EHVIForest(Optimizer):
@@ -187,7 +157,8 @@ class EHVIForest(Optimizer):
         vectors = np.array(self._vectors, dtype=np.float64)
         if self._fitted_on != len(vectors):
             x = np.array(self._rows)
-            self._forests = [RegressionForest(self.n_trees, self.rng) for _ in range(vectors.shape[1])]
+            self._forests = [RegressionForest(self.n_trees, self.rng, "the ehvi-rf optimizer")
+                             for _ in range(vectors.shape[1])]
             for forest, y in zip(self._forests, vectors.T):
                 forest.fit(x, y)
             self._fitted_on = len(vectors)

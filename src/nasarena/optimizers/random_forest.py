@@ -33,36 +33,56 @@ VARIANCE_FLOOR = 1e-10
 MIN_IMPURITY_DECREASE = 1e-8
 
 
-class LogForest:
-    """Regression trees on bootstrap samples, leaves averaged on the exp scale; the inputs are
-    category indices (non-negative whole numbers)."""
+class BootstrapForest:
+    """Regression trees on bootstrap samples of category indices (non-negative whole numbers); a
+    prediction is the mean and variance (floored as SMAC3's) over the trees. Subclasses say how a
+    leaf averages the targets of its bootstrap samples (:meth:`leaf_values`)."""
 
-    def __init__(self, n_trees: int, rng: np.random.Generator):
+    def __init__(self, n_trees: int, rng: np.random.Generator, owner: str = "the smac optimizer"):
         self.n_trees = n_trees
         self.rng = rng
-        import_extra("sklearn.tree", "the smac optimizer")  # the trees are scikit-learn's
+        import_extra("sklearn.tree", owner)  # the trees are scikit-learn's
         self._trees: list = []
         self._leaf_values: list[np.ndarray] = []
 
-    def fit(self, x: np.ndarray, log_costs: np.ndarray) -> None:
+    def leaf_values(self, leaf: np.ndarray, weight: np.ndarray, y: np.ndarray, nodes: int) -> np.ndarray:
+        """Each node's value from the samples (``y``, bootstrap ``weight``) in its ``leaf``."""
+        raise NotImplementedError
+
+    def fit(self, x: np.ndarray, y: np.ndarray) -> None:
         n = len(x)
         weights = np.stack([np.bincount(self.rng.integers(n, size=n), minlength=n)
                             for _ in range(self.n_trees)]).astype(np.float64)
-        grown = grow_forest(ThresholdColumns(x), log_costs, weights, self.rng, MIN_IMPURITY_DECREASE)
+        grown = grow_forest(ThresholdColumns(x), y, weights, self.rng, MIN_IMPURITY_DECREASE)
         self._trees, self._leaf_values = [], []
-        exp_costs = np.exp(log_costs)
         for (tree, leaf), weight in zip(grown, weights):
             kept = leaf >= 0
-            mass = np.bincount(leaf[kept], weights=weight[kept], minlength=tree.node_count)
-            total = np.bincount(leaf[kept], weights=weight[kept] * exp_costs[kept], minlength=tree.node_count)
-            values = np.zeros(tree.node_count)
-            np.log(total, out=values, where=mass > 0)
-            values[mass > 0] -= np.log(mass[mass > 0])
             self._trees.append(tree)
-            self._leaf_values.append(values)
+            self._leaf_values.append(self.leaf_values(leaf[kept], weight[kept], y[kept], tree.node_count))
 
     def predict(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Mean and variance over the trees of each row's predicted log cost."""
+        """Mean and variance over the trees of each row's prediction."""
         x = np.ascontiguousarray(x, dtype=np.float32)
         predictions = np.stack([values[tree.apply(x)] for tree, values in zip(self._trees, self._leaf_values)])
         return predictions.mean(axis=0), np.maximum(predictions.var(axis=0), VARIANCE_FLOOR)
+
+
+class LogForest(BootstrapForest):
+    """SMAC3's forest of log costs: leaves averaged on the exp scale, ``log(mean(exp(y)))``."""
+
+    def leaf_values(self, leaf: np.ndarray, weight: np.ndarray, y: np.ndarray, nodes: int) -> np.ndarray:
+        mass = np.bincount(leaf, weights=weight, minlength=nodes)
+        total = np.bincount(leaf, weights=weight * np.exp(y), minlength=nodes)
+        values = np.zeros(nodes)
+        np.log(total, out=values, where=mass > 0)
+        values[mass > 0] -= np.log(mass[mass > 0])
+        return values
+
+
+class RegressionForest(BootstrapForest):
+    """A plain regression forest: each leaf the mean of its samples (``ehvi-rf``'s per objective)."""
+
+    def leaf_values(self, leaf: np.ndarray, weight: np.ndarray, y: np.ndarray, nodes: int) -> np.ndarray:
+        mass = np.bincount(leaf, weights=weight, minlength=nodes)
+        total = np.bincount(leaf, weights=weight * y, minlength=nodes)
+        return np.divide(total, mass, out=np.zeros_like(total), where=mass > 0)
