@@ -24,11 +24,10 @@ can only find cells within its bound, so it is scored against the true front of 
 the exact feasible front scores 0, as a constrained single-objective run's regret is measured
 from the constrained optimum.
 
-A *problem* is a benchmark with one objective list (``nb201-cifar10 error,latency:pixel3``):
-each has its own true front, so curves, ECDFs and tests group by problem. A constrained run's
-true front is that of its bound, yet its problem is still its benchmark and objectives (its
-configuration differs from an unconstrained one by its settings hash, and the ``constraint``
-column says which front scored it).
+A *problem* is a benchmark with one objective list (``nb201-cifar10 error,latency:pixel3``),
+and the constraint and unique cells where a run has them (:func:`problem_name`): each problem
+has its own true front, so curves, ECDFs and tests group by problem, and runs scored against
+different fronts never share one.
 """
 
 from __future__ import annotations
@@ -124,6 +123,12 @@ def run_constraint(run: pd.DataFrame) -> str | None:
     return str(run["constraint"].iloc[0])
 
 
+def run_unique(run: pd.DataFrame) -> bool:
+    """Whether a run was on unique cells (the ``unique_cells`` column a benchmark loaded with
+    ``unique=True`` gives its rows; absent, or NaN beside other runs, for all cells)."""
+    return "unique_cells" in run.columns and bool(run["unique_cells"].fillna(False).iloc[0])
+
+
 def front_trajectories(results: pd.DataFrame) -> pd.DataFrame:
     """Per evaluation of every multi-objective run: the incumbent front's size and the scores of
     its test vectors (``hv_regret_roi`` and ``igd_plus_roi`` in the region of interest, the
@@ -153,7 +158,7 @@ SCORES = ("hv_regret", "igd_plus", "hv_regret_roi", "igd_plus_roi")
 
 def _scored_run(run: pd.DataFrame) -> pd.DataFrame:
     benchmark, objectives, constraint = run["benchmark"].iloc[0], run["objectives"].iloc[0], run_constraint(run)
-    unique = "unique_cells" in run.columns and bool(run["unique_cells"].fillna(False).iloc[0])
+    unique = run_unique(run)
     truths = (true_front(benchmark, objectives, constraint, unique),
               region_front(benchmark, objectives, constraint, unique))
     valid = np.stack(run["valid_objectives"].to_numpy()).astype(float)
@@ -198,8 +203,7 @@ def found_fronts(results: pd.DataFrame) -> pd.DataFrame:
             if feasible[i]:
                 front.add(tuple(valid[i]), i)
         constraint = run_constraint(run)
-        unique = "unique_cells" in run.columns and bool(run["unique_cells"].fillna(False).iloc[0])
-        problem = problem_name(keys[0], run["objectives"].iloc[0], constraint, unique)
+        problem = problem_name(keys[0], run["objectives"].iloc[0], constraint, run_unique(run))
         for i in front.keys:
             point = run["test_objectives"].iloc[i]
             rows.append((*keys, problem, run["objectives"].iloc[0], constraint, run["arch_id"].iloc[i],

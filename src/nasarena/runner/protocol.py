@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..benchmarks.objectives import own_rows
 from ..benchmarks.protocol import ZERO_COST, InvalidArchitectureError
 from ..errors import InvalidSettingError
 from ..io.fingerprint import settings_fingerprint
@@ -343,7 +344,7 @@ def _add_scored_columns(frame: pd.DataFrame, scoring: RunObjectives, scored: lis
     frame["feasible"] = np.array(feasible, dtype=bool)
     if scoring.multi_objective:
         frame["objectives"] = np.full(len(frame), scoring.labels, dtype=object)
-        if getattr(scoring.benchmark, "unique_rows", None) is not None:  # a unique=True run: scored on the unique front
+        if own_rows(scoring.benchmark) is not None:  # a unique=True run: scored on the unique front
             frame["unique_cells"] = np.ones(len(frame), dtype=bool)
         frame["valid_objectives"] = pd.Series([list(v) for v in valid], dtype=object)
         frame["test_objectives"] = pd.Series([list(v) for v in test], dtype=object)
