@@ -25,10 +25,10 @@ from nasarena.plots.report import write_report  # noqa: E402
 from nasarena.studies.anytime_presets import PRESETS  # noqa: E402
 from nasarena.studies.paper_notes import (  # noqa: E402
     NB1SHOT1,
-    NB1SHOT1_DISCRETE,
     TABLE_I,
     TABLE_I_DIFFERENCES,
     compare_with_papers,
+    nb1shot1_discrete_note,
 )
 
 #: The paper's Table I values, as its column prints them.
@@ -90,7 +90,7 @@ def test_nb1shot1_notes_appear_only_beside_runs_of_its_protocol(tmp_path_factory
     run(out, "--benchmarks", "nb1shot1-1", "--optimizers", "rs,re", "--seeds", "0-1", "--budget", "1e6")
     run(out, "--benchmarks", "nb1shot1-2", "--optimizers", "rs", "--seeds", "0-1", "--budget", "1e5")
     page = report(out, tmp_path_factory)
-    assert page.count(escape(NB1SHOT1_DISCRETE)) == 1
+    assert page.count(escape(nb1shot1_discrete_note())) == 1
     (line,) = re.findall(r"<p class=\"note\">(No NAS-Bench-1Shot1 note beside these runs: .*?)</p>", page)
     assert "the runs of rs on nb1shot1-2 here are not" in line
     assert page.count("No paper values beside these runs") == 2  # Table I describes neither space
@@ -98,7 +98,7 @@ def test_nb1shot1_notes_appear_only_beside_runs_of_its_protocol(tmp_path_factory
 
     alone = tmp_path_factory.mktemp("nb1shot1-other")
     run(alone, "--benchmarks", "nb1shot1-2", "--optimizers", "rs", "--seeds", "0", "--budget", "1e5")
-    assert escape(NB1SHOT1_DISCRETE) not in report(alone, tmp_path_factory)
+    assert escape(nb1shot1_discrete_note()) not in report(alone, tmp_path_factory)
 
 
 def test_a_multiobjective_report_shows_no_paper_value_nor_reason(tmp_path_factory):

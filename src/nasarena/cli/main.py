@@ -11,6 +11,7 @@ from .nb101 import app as nb101_app
 from .oneshot import app as oneshot_app
 from .query import query_command
 from .report import report_command
+from .reproduce import reproduce_command
 from .run import optimizers_command, run_command
 from .supernet import app as supernet_app
 from .surrogate import app as surrogate_app
@@ -33,6 +34,7 @@ app.command()(benchmarks)
 app.command("run")(run_command)
 app.command("optimizers")(optimizers_command)
 app.command("report")(report_command)
+app.command("reproduce")(reproduce_command)
 app.command("query")(query_command)
 app.command("analyze")(analyze_command)
 app.command("train")(train_command)

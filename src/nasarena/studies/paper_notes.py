@@ -21,39 +21,22 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..benchmarks.registry import ONESHOT
-from ..runner.experiment import grid
-from ..runner.protocol import Budget
+from ..errors import InvalidSettingError
 from .anytime_presets import BENCHMARK, BUDGET, PRESETS, SEEDS
+from .reproduce import nb1shot1_discrete, recorded
 
 #: The papers whose values a report sets beside runs (the keys of :class:`PaperComparison`).
 TABLE_I = "the anytime paper's Table I"
 NB1SHOT1 = "NAS-Bench-1Shot1's discrete comparison"
-#: NAS-Bench-1Shot1's discrete comparison as nasarena re-runs it (``bench/bench_nb1shot1_discrete.py``,
-#: docs/reproduce/nas-bench-1shot1.md): these optimizers at their defaults, one simulated-time budget
-#: for all, on the spaces over nb101-noisy.
-NB1SHOT1_OPTIMIZERS = ("rs", "re", "tpe", "hb", "bohb", "smac")
-NB1SHOT1_SECONDS = 1e6
-
-#: NAS-Bench-1Shot1's discrete comparison against ``bench/bench_nb1shot1_discrete.py`` (20 seeds,
-#: 1e6 simulated seconds per run, nb101-noisy 2.1).
-NB1SHOT1_DISCRETE = (
-    "NAS-Bench-1Shot1's discrete comparison (its Sec. 5.4 and Figs. 5, 15-18) plots the mean and standard deviation "
-    "of the incumbent's test regret of RS, RE, TPE, HB, BOHB and SMAC over 500 repetitions; it prints no number for "
-    "them, and its text treats RE as the strongest discrete optimizer. nasarena's 20-seed re-run "
-    "(bench/bench_nb1shot1_discrete.py, 1e6 simulated seconds per run on nb101-noisy) agrees on the order: RE has "
-    "the lowest mean final test regret in spaces 1 and 3 (1.9e-3 and 3.7e-3; the next best 3.0e-3 and 4.1e-3) and is "
-    "in the best group in space 2 (BOHB 4.9e-3, SMAC 4.9e-3, HB 5.0e-3, RE 5.1e-3, TPE 5.7e-3, RS 6.8e-3 outside "
-    "it); only in space 2 does a Friedman test over seeds separate the optimizers at 98 % (p = 0.007; spaces 1 and "
-    "3: p = 0.04). Three differences of setup change the numbers, not this order: (1) the paper stopped RS, RE and "
-    "TPE after 280 evaluations and HB and BOHB after 280 SuccessiveHalving iterations, where here every optimizer "
-    "gets the same simulated time (450-750 evaluations at 108 epochs, 2,000-3,000 of HB's and BOHB's mixed "
-    "budgets), the protocol that makes their curves comparable; (2) HB's and BOHB's budgets below 108 epochs are "
-    "real only for the 7-10 % of each space in NB101's 30,001-cell slice and modelled elsewhere (nb101-noisy 2.1), "
-    "which is why they lead early (space 2: 9.1e-3 and 9.7e-3 at 1e4 s against RE's 12.8e-3) but not at the end; "
-    "(3) TPE and SMAC are nasarena's re-implementations of Optuna's TPE and SMAC3's facade (the paper ran "
-    "hyperopt's TPE and SMAC3), whose final regrets match their references' (Mann-Whitney p 0.13-0.92 in "
-    "bench/bench_equivalence.py)."
-)
+def nb1shot1_discrete_note() -> str:
+    """NAS-Bench-1Shot1's discrete comparison against nasarena's re-run: the numbers are the ones
+    ``docs/reproduce/nas-bench-1shot1.md`` was last generated with (``nasarena reproduce
+    nas-bench-1shot1``), read from the same record, so the report and the page never disagree."""
+    try:
+        values = recorded.values("nas-bench-1shot1", "discrete")
+    except InvalidSettingError as missing:
+        return f"NAS-Bench-1Shot1's discrete comparison has no re-run recorded yet ({missing})."
+    return nb1shot1_discrete.note(values)
 
 
 #: The anytime paper's Table I against ``bench/bench_anytime_presets.py`` (RE and irace, 20 seeds,
@@ -123,11 +106,11 @@ def compare_with_papers(runs: pd.DataFrame) -> PaperComparison:
         if outside := _outside(seeds, _nb1shot1_hashes(bench)):
             reasons[NB1SHOT1] = (
                 "No NAS-Bench-1Shot1 note beside these runs: its discrete comparison describes RS, RE, TPE, HB, BOHB "
-                f"and SMAC at their defaults on its spaces over nb101-noisy, {_seconds(NB1SHOT1_SECONDS)} simulated "
+                f"and SMAC at their defaults on its spaces over nb101-noisy, {_seconds(nb1shot1_discrete.SECONDS)} simulated "
                 f"seconds per run (as docs/reproduce/nas-bench-1shot1.md runs it); the runs of {_names(outside)} on "
                 f"{bench} here are not (optimizer, settings, NB101 table or budget differ).")
         else:
-            notes[NB1SHOT1] = [NB1SHOT1_DISCRETE]
+            notes[NB1SHOT1] = [nb1shot1_discrete_note()]
     return PaperComparison(notes, reasons)
 
 
@@ -146,11 +129,14 @@ def _names(optimizers: list[str]) -> str:
 
 
 def _preset_hashes() -> set[tuple[str, str]]:
-    """(optimizer, settings hash) of every run the anytime presets make on their benchmark."""
-    return {(spec.optimizer, spec.settings_hash) for preset in PRESETS.values() for spec in preset.specs(seeds=[0])}
+    """(optimizer, settings hash) of every run the anytime presets make on their benchmark (``smac3`` too,
+    which a preset runs in place of ``smac`` when named)."""
+    return {(spec.optimizer, spec.settings_hash) for preset in PRESETS.values()
+            for spec in preset.specs(seeds=[0], optimizers=preset.choices)}
 
 
 def _nb1shot1_hashes(space: str) -> set[tuple[str, str]]:
-    """(optimizer, settings hash) of the runs of NAS-Bench-1Shot1's discrete comparison on ``space``."""
-    return {(spec.optimizer, spec.settings_hash)
-            for spec in grid([space], NB1SHOT1_OPTIMIZERS, [0], Budget(seconds=NB1SHOT1_SECONDS))}
+    """(optimizer, settings hash) of the runs of NAS-Bench-1Shot1's discrete comparison on ``space``:
+    the runs its generated page makes."""
+    return {(spec.optimizer, spec.settings_hash) for spec in nb1shot1_discrete.specs(recorded.FULL)
+            if spec.benchmark == space}
