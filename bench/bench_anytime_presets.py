@@ -12,23 +12,9 @@ rank table by setup and by algorithm (Table I: ECDF area of the final regret x 1
 group of a significant Friedman test) beside the paper's values, and writes the hypervolume
 boxplots by setup (Fig. 3) to OUT/fig3_<benchmark>.png.
 
-Measured 2026-11-27 (RE and irace, 20 seeds, nb101-noisy 2.1, 1e7 s; every run ended at its
-budget: each one's last evaluation finished past 1e7 s, the most evaluations in a run 6,811; the
-optimizers' CPU time summed over the 160 runs is 45 minutes, most of it cached RE and irace runs
-proposing cells already evaluated; about 1.5 hours on 2 busy cores): Table I, ECDF area of the
-final regret x 10^4, the paper's beside.
-
-    setup   nasarena (test over seeds)        paper
-    O       RE 35  irace 43   (p 0.010)       SMAC 23  irace 28  RE 31
-    VS      RE 35  irace 43   (p 0.10)        SMAC 18  irace 46  RE 47
-    C       RE 32  irace 43   (p 0.015)       SMAC 34  irace 50  RE 55
-    CVS     RE 32  irace 42   (p 0.006)       SMAC 20  irace 42  RE 50
-    by algorithm: RE CVS 32, C 32, O 35, VS 35 (Friedman p 0.12); irace CVS 42, O 43, C 43, VS 43 (p 0.91)
-    median hypervolume gap: RE 0.0027-0.0033, irace 0.0036-0.0052 (C lowest for both)
-
-As in the paper no setup is significantly better for either algorithm; unlike it, RE ranks ahead
-of irace (irace runs with package defaults, the paper's tuned values being in its supplement) and
-caching does not hurt RE. The reasons are on the report page (``nasarena.studies.paper_notes``).
+The published Table I is generated from the same runs by ``nasarena reproduce anytime``
+(``nasarena.studies.reproduce.anytime_table``, the page docs/reproduce/anytime.md and its recorded
+values, which the report's note quotes); this script adds Fig. 3 and the hypervolume gaps.
 """
 
 from __future__ import annotations

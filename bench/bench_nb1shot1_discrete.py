@@ -21,19 +21,10 @@ than the library-backed ``smac3`` on these spaces. Printed per space: each optim
 standard deviation and median final test regret, its mean regret at 1e4, 1e5 and the budget, its
 evaluations, and the Friedman/Nemenyi best group over seeds (98 %).
 
-Measured 2026-11-27 (20 seeds, 1e6 s, nb101-noisy 2.1; mean final test regret x 10^3, sd; the
-mean at 1e4 s; * = best group where the Friedman test is significant at 98 %):
-
-    space 1 (p 0.04)   RE 1.94 (0.91)  BOHB 2.99 (1.50)  SMAC 3.02 (1.60)  RS 3.14 (1.76)  TPE 3.24 (1.33)
-                       HB 3.33 (2.20); at 1e4 s TPE 10.5 and RS/RE 12.8 lead
-    space 2 (p 0.007)  BOHB* 4.86 (1.99)  SMAC* 4.93 (1.28)  HB* 5.00 (0.68)  RE* 5.07 (1.64)  TPE* 5.70 (1.75)
-                       RS 6.81 (1.86); at 1e4 s HB 9.1, BOHB 9.7 against RE 12.8
-    space 3 (p 0.04)   RE 3.73 (1.39)  SMAC 4.10 (1.87)  TPE 5.21 (2.32)  BOHB 5.63 (2.88)  RS 6.03 (3.85)
-                       HB 6.85 (3.64)
-
-RE has the lowest mean in spaces 1 and 3 and is in the best group of space 2, as the paper's
-text has it; the reasons the numbers are not the paper's are in ``nasarena.studies.paper_notes``
-(shown on the report of runs on these spaces). The whole run takes about 20 CPU minutes.
+The published table is generated from the same runs by ``nasarena reproduce nas-bench-1shot1``
+(``nasarena.studies.reproduce.nb1shot1_discrete``, the page docs/reproduce/nas-bench-1shot1.md and
+its recorded values, which the report's note quotes); this script prints more columns of them.
+The whole run takes about 20 CPU minutes.
 """
 
 from __future__ import annotations

@@ -81,3 +81,35 @@ def rank_sum_table(values: pd.DataFrame, group: str, treatment: str, block: str,
             rows.append((name, position + 1, t, float(result.rank_sums[t]), float(means[t]),
                          result.significant and t in result.best_group, result.p_value))
     return pd.DataFrame(rows, columns=[group, "position", treatment, "rank_sum", "mean", "best", "p_value"])
+
+
+@dataclass(frozen=True)
+class Concordance:
+    """Kendall's coefficient of concordance W of several rankings of the same treatments: 1 when
+    every ranking (e.g. every benchmark) orders the treatments (optimizers) alike, 0 when they
+    share no preference. Friedman's statistic over the same table is ``m (n - 1) W``, and its
+    chi-squared p-value tests W = 0."""
+
+    w: float
+    chi_squared: float
+    p_value: float
+    rankings: int
+    treatments: int
+
+
+def kendall_w(scores: pd.DataFrame, lower_is_better: bool = True) -> Concordance:
+    """Kendall's W (with the correction for ties) of ``scores``: rows are the rankings (blocks),
+    columns the treatments; a row with a missing value is dropped."""
+    complete = scores.dropna()
+    m, n = complete.shape
+    if m < 2 or n < 2:
+        raise ValueError(f"Kendall's W needs >= 2 complete rankings of >= 2 treatments, got {m} and {n}")
+    ranks = (complete if lower_is_better else -complete).rank(axis=1, method="average").to_numpy()
+    totals = ranks.sum(axis=0)
+    spread = float(((totals - totals.mean()) ** 2).sum())
+    ties = sum(float((counts ** 3 - counts).sum()) for counts in
+               (np.unique(row, return_counts=True)[1] for row in ranks))
+    denominator = m ** 2 * (n ** 3 - n) - m * ties
+    w = 12 * spread / denominator if denominator > 0 else float("nan")
+    chi_squared = m * (n - 1) * w
+    return Concordance(float(w), float(chi_squared), float(stats.chi2.sf(chi_squared, n - 1)), m, n)

@@ -7,6 +7,7 @@ from .benchmarks import benchmarks
 from .collect import collect_command
 from .errors import ReportingGroup
 from .estimators import app as estimators_app
+from .leaderboard import leaderboard_command
 from .nb101 import app as nb101_app
 from .oneshot import app as oneshot_app
 from .query import query_command
@@ -35,6 +36,7 @@ app.command("run")(run_command)
 app.command("optimizers")(optimizers_command)
 app.command("report")(report_command)
 app.command("reproduce")(reproduce_command)
+app.command("leaderboard")(leaderboard_command)
 app.command("query")(query_command)
 app.command("analyze")(analyze_command)
 app.command("train")(train_command)
