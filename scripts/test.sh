@@ -10,7 +10,7 @@ python3 -m venv .venv
 # torch first, at the CPU build this machine has: a bare range would let pip pick a newer torch
 # with several GB of CUDA packages; the extras below then find it satisfied.
 .venv/bin/python -m pip install --quiet "torch==2.13.0"
-.venv/bin/python -m pip install --quiet -e ".[test,docs,plots,distributed,surrogates,optimizers,torch]"
+.venv/bin/python -m pip install --quiet -e ".[test,docs,plots,distributed,surrogates,optimizers,torch,nb301]"
 .venv/bin/ruff check --quiet src tests bench scripts examples
 # The written contracts: spaces, optimizers, benchmarks, results, registries, errors, conformance checks.
 .venv/bin/mypy --no-error-summary src/nasarena/spaces/protocol.py src/nasarena/optimizers/base.py \

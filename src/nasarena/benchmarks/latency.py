@@ -54,6 +54,8 @@ _DEVICES = {
     "raspi4": ("Raspberry Pi 4", "edge device", "HW-NAS-Bench", False),
     "eyeriss": ("Eyeriss ASIC (simulator estimate)", "ASIC simulator", "HW-NAS-Bench", True),
     "fpga": ("FPGA accelerator (simulator estimate)", "FPGA simulator", "HW-NAS-Bench", True),
+    # NAS-Bench-Graph's own measurement (benchmarks.nbgraph): the package does not name the hardware
+    "nbgraph": ("the NAS-Bench-Graph authors' hardware (not named)", "unnamed hardware", "NAS-Bench-Graph", False),
 }
 
 

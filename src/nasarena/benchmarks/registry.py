@@ -19,9 +19,10 @@ from ..registry import Registry
 from ..surrogates.builtin import BUILTINS
 from .protocol import Benchmark
 
-#: Loader options that say where a benchmark's data is, not what it answers (an imported store,
-#: an artefact file, the live benchmark's result store, CIFAR-10 folder and device).
-LOCATION_OPTIONS = frozenset({"path", "store", "data", "device"})
+#: Loader options that say where a benchmark's data is or how its answers are computed, not what
+#: it answers (an imported store, an artefact file, the live benchmark's result store, CIFAR-10
+#: folder and device; nb301's ONNX threads, whose answers are bit-identical on any count).
+LOCATION_OPTIONS = frozenset({"path", "store", "data", "device", "threads"})
 #: The NAS-Bench-1Shot1 benchmarks (a one-shot space over an NB101 table).
 ONESHOT = tuple(f"nb1shot1-{i}" for i in (1, 2, 3))
 #: The NB101 benchmark a one-shot benchmark uses when none is named (nb101-lite before issue 29).
@@ -114,6 +115,21 @@ def _nb201(dataset: str):
     return load
 
 
+def _nb301(**options):
+    from .nb301_yahpo import load
+
+    return load(**options)
+
+
+def _nbgraph(dataset: str):
+    def load(**options):
+        from .nbgraph import load
+
+        return load(dataset, **options)
+
+    return load
+
+
 def _live(space: str = "nb201", **options):
     from .live import load
 
@@ -153,8 +169,14 @@ REGISTRY = Registry("benchmark", {
         *(Entry(name, f"NAS-Bench-1Shot1 search space {name[-1]} over an NB101 benchmark (nb101=NAME, default "
                 "nb101-noisy, or path=DIR of an imported official store); regret against the space's best cell",
                 _oneshot(name)) for name in ONESHOT),
+        *(Entry(f"nbgraph-{d}", f"NAS-Bench-Graph {d}, {'2,021' if d == 'proteins' else '26,206'} GNNs, real validation "
+                "and test performance, latency and parameters (embedded)", _nbgraph(d))
+          for d in ("cora", "citeseer", "pubmed", "cs", "physics", "photo", "computers", "arxiv", "proteins")),
         Entry("live", "trains each queried architecture on CIFAR-10 (space=nb101|nb201|darts, protocol, scale "
               "knobs, data, store): real accuracies and measured cost, results stored", _live),
+        Entry("nb301", "NAS-Bench-301's DARTS space answered by YAHPO Gym's model fitted on NB301's training data: "
+              "validation accuracy at epochs 1-98 and training seconds, all modelled, deterministic (embedded; "
+              "needs the nb301 extra, onnxruntime)", _nb301),
         Entry("surrogate", "a surrogate benchmark from an artefact of `nasarena surrogate fit` (path=FILE)",
               _surrogate_file),
         *(Entry(b.name, b.summary, _builtin_surrogate(b.name)) for b in BUILTINS.values()),

@@ -18,6 +18,8 @@ SPACES = Registry("search space", {
     "nb1shot1-1": "nasarena.spaces.oneshot.space:OneShotSearchSpace(nb1shot1-1)",
     "nb1shot1-2": "nasarena.spaces.oneshot.space:OneShotSearchSpace(nb1shot1-2)",
     "nb1shot1-3": "nasarena.spaces.oneshot.space:OneShotSearchSpace(nb1shot1-3)",
+    "nbgraph": "nasarena.spaces.nbgraph.space:NBGraphSpace",
+    "nbgraph-proteins": "nasarena.spaces.nbgraph.space:NBGraphProteinsSpace",
 })
 
 
