@@ -26,9 +26,9 @@ from nasarena.studies.anytime_presets import PRESETS  # noqa: E402
 from nasarena.studies.paper_notes import (  # noqa: E402
     NB1SHOT1,
     TABLE_I,
-    TABLE_I_DIFFERENCES,
     compare_with_papers,
     nb1shot1_discrete_note,
+    table_i_note,
 )
 
 #: The paper's Table I values, as its column prints them.
@@ -68,7 +68,7 @@ def test_a_plain_grid_on_nb101_noisy_shows_no_table_i_value_and_says_why(plain_g
     assert TABLE_I_COLUMN not in plain_grid
     for value in PAPER_VALUES:
         assert value not in plain_grid, value
-    assert escape(TABLE_I_DIFFERENCES) not in plain_grid
+    assert escape(table_i_note()) not in plain_grid
     (line,) = re.findall(r"<p class=\"note\">(No paper values beside these runs: .*?)</p>", plain_grid)
     assert "the anytime paper&#x27;s Table I describes its four setups as the presets anytime-O/VS/C/CVS" in line
     assert line.endswith("the runs of re and rs here are not a preset&#x27;s (optimizer, settings or budget differ).")
@@ -79,7 +79,7 @@ def test_the_presets_runs_show_the_table_i_column_with_a_note_of_their_seeds(pre
     assert re.search(r"<td>O</td><td>re \(\d+\)</td><td>SMAC \(23\)  irace \(28\)  RE \(31\)</td>", presets)
     assert re.search(r"<td>C</td><td>re \(\d+\)</td><td>SMAC \(34\)  irace \(50\)  RE \(55\)</td>", presets)
     assert "<td>O (31)  VS (47)  CVS (50)  C (55)</td>" in presets  # the paper's RE
-    assert escape(TABLE_I_DIFFERENCES) in presets
+    assert escape(table_i_note()) in presets
     assert "but with as few as 1 seed per configuration, not the paper&#x27;s 20" in presets
     assert "No paper values" not in presets
 
@@ -106,7 +106,7 @@ def test_a_multiobjective_report_shows_no_paper_value_nor_reason(tmp_path_factor
     run(out, "--benchmarks", "nb201-cifar10", "--objectives", "error,latency:pixel3", "--optimizers", "mo-rs",
         "--seeds", "0-1", "--budget", "3e4")
     page = report(out, tmp_path_factory).replace("&#x27;", "'")
-    for fragment in (TABLE_I, *PAPER_VALUES, "No paper values", "NAS-Bench-1Shot1", NB1SHOT1, TABLE_I_DIFFERENCES[:40]):
+    for fragment in (TABLE_I, *PAPER_VALUES, "No paper values", "NAS-Bench-1Shot1", NB1SHOT1, table_i_note()[:40]):
         assert fragment not in page, fragment
 
 
@@ -114,7 +114,7 @@ def test_the_decision_is_per_configuration_and_needs_one_benchmark():
     preset_runs = sorted({(spec.optimizer, spec.settings_hash) for preset in PRESETS.values() for spec in preset.specs()})
     full = pd.DataFrame([(optimizer, settings, seed) for optimizer, settings in preset_runs for seed in range(20)],
                         columns=["optimizer", "settings_hash", "seed"]).assign(benchmark="nb101-noisy")
-    assert compare_with_papers(full).notes == {TABLE_I: [TABLE_I_DIFFERENCES]}  # 20 seeds: no seed note
+    assert compare_with_papers(full).notes == {TABLE_I: [table_i_note()]}  # 20 seeds: no seed note
     assert compare_with_papers(full).reasons == {}
     mixed = pd.concat([full, pd.DataFrame({"benchmark": "nb101-noisy", "optimizer": "rs", "settings_hash": "0" * 10,
                                            "seed": [0]})])

@@ -85,7 +85,8 @@ def table(values: dict[str, float], optimizers) -> str:
     rows = ordered(values, optimizers)
     header = "| optimizer | " + " | ".join(f"{space_label(s)} (p {p_value(values[f'{s}/friedman_p'])})"
                                            for s in SPACES) + " | " + " | ".join(
-        f"mean at {point:.0e} s, {space_label(s)}" for s in SPACES[1:2] for point in CHECKPOINTS) + " |"
+        f"mean at {point:.0e} s, {space_label(s)}".replace("e+0", "e") for s in SPACES[1:2] for point in CHECKPOINTS)
+    header += " |"
     lines = [header, "|" + "---|" * (2 + len(SPACES) + len(CHECKPOINTS) - 1)]
     lowest = {s: min(values[f"{s}/{o}/mean"] for o in rows) for s in SPACES}
     for optimizer in rows:
@@ -115,9 +116,10 @@ def note(values: dict[str, float]) -> str:
     for space in SPACES:
         order = leaders(values, space)
         best = [o for o in order if values[f"{space}/{o}/best_group"]]
-        ranking = ", ".join(f"{NAMES[o]} {values[f'{space}/{o}/mean'] / 1e3:.1e}" for o in order)
-        group = (f"best group {', '.join(NAMES[o] for o in best)} (Friedman p {p_value(values[f'{space}/friedman_p'])})"
-                 if best else f"no significant difference (Friedman p {p_value(values[f'{space}/friedman_p'])})")
+        ranking = ", ".join(f"{NAMES[o]} {values[f'{space}/{o}/mean']:.2f}e-3" for o in order)
+        test = f"Friedman p {p_value(values[f'{space}/friedman_p'])}"
+        group = (f"best group at 98 % {', '.join(NAMES[o] for o in best)} ({test})" if best
+                 else f"no significant difference at 98 % ({test})")
         parts.append(f"{space_label(space)}: {ranking}; {group}")
     early = SPACES[1]
     at = sorted(leaders(values, early), key=lambda o: values[f"{early}/{o}/at_1e+04"])[:3]
