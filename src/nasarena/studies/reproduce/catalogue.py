@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 from ...errors import unknown_name
-from . import anytime_table, leaderboard_page, nb1shot1_discrete
+from . import (
+    anytime_table,
+    darts214_surrogates,
+    hardware_latency,
+    leaderboard_page,
+    multiobjective_nb201,
+    nb1shot1_discrete,
+    nb101_table,
+    nb301_findings,
+    speed_claims,
+)
 from .pages import Block, Page
 
 PAGES: dict[str, Page] = {
@@ -17,7 +27,25 @@ PAGES: dict[str, Page] = {
             Block("full", leaderboard_page.generate, "8 optimizers x 20 seeds x every benchmark, 300 trainings' "
                   "worth each: CPU hours"),)),
         Page("nas-bench-1shot1", "reproduce/nas-bench-1shot1.md", (
-            Block("discrete", nb1shot1_discrete.generate, "360 runs at 1e6 s: about 20 CPU minutes"),)),
+            Block("discrete", nb1shot1_discrete.generate, "360 runs at 1e6 s: about 20 CPU minutes"),
+            Block("note", nb1shot1_discrete.generate_note, "the runs of discrete, loaded again"))),
+        Page("nas-bench-101", "reproduce/nas-bench-101.md", (
+            Block("optima", nb101_table.generate_optima, "two tables loaded: seconds"),
+            Block("op-replacement", nb101_table.generate_replacements, "joins over 423,624 cells: seconds"))),
+        Page("nas-bench-301", "reproduce/nas-bench-301.md", (
+            Block("darts214", darts214_surrogates.generate,
+                  "4 models x 10 folds on 214 architectures, and 214 networks built to count parameters: about "
+                  "2 CPU minutes"),
+            Block("optimizer-findings", nb301_findings.generate,
+                  "8 optimizers x 20 seeds at 1e7 s on nb301: about 2 CPU hours, most of it BANANAS"))),
+        Page("hardware", "hardware.md", (
+            Block("kendall", hardware_latency.generate_kendall, "351 Kendall taus over 15,625 cells: seconds"),
+            Block("fbnet-fit", hardware_latency.generate_fbnet, "read from the embedded table: seconds"))),
+        Page("multi-objective", "multi-objective.md", (
+            Block("nb201-latency", multiobjective_nb201.generate,
+                  "400 runs of about 200 NB201 evaluations: about 20 CPU minutes"),)),
+        Page("speed", "speed.md", (
+            Block("claims", speed_claims.generate, "timed runs and queries: a few CPU minutes"),)),
     )
 }
 

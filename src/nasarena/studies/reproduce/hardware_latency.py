@@ -71,7 +71,7 @@ def kendall_table(values: dict[str, float], devices: tuple[str, ...], tau: np.nd
 EXACT = 1e-9
 #: The device groups of the FBNet fit, in the page's order: (label, test on a DeviceSetting).
 GROUPS = (
-    ("HW-NAS-Bench (pixel3, raspi4, eyeriss, fpga): per-block sums", lambda s: s.source == "HW-NAS-Bench"),
+    ("HW-NAS-Bench's, per-block sums", lambda s: s.source == "HW-NAS-Bench"),
     ("HELP desktop GPUs", lambda s: s.source == "HELP" and s.kind == "desktop GPU"),
     ("HELP server CPUs", lambda s: s.source == "HELP" and s.kind == "server CPU"),
     ("HELP phones (whole milliseconds)", lambda s: s.source == "HELP" and s.kind == "phone"),
@@ -97,15 +97,17 @@ def fbnet_table(values: dict[str, float], devices: tuple[str, ...]) -> str:
     """One row per device group: held-out RMSE, largest error and R^2 (ranges over the group)."""
     lines = [f"5-fold held-out error of the least-squares fit on the {values['measured']:,.0f} measured "
              "architectures, ranges over each group's device settings:", "",
-             "| device settings | settings | RMSE (ms) | largest error (ms) | R^2 |", "|---|---|---|---|---|"]
+             "| devices | settings | RMSE (ms) | largest error (ms) | R^2 |", "|---|---|---|---|---|"]
     for label, member in GROUPS:
         names = [name for name in devices if member(device_setting(name))]
         rmse = [values[f"{name}/rmse_ms"] for name in names]
         worst = [values[f"{name}/max_abs_ms"] for name in names]
         r2 = [values[f"{name}/r2"] for name in names]
+        settings = ", ".join(f"`{name}`" for name in names) if len(names) <= 4 else f"{len(names)} settings"
         if max(worst) < EXACT:  # the data's own values up to float64 rounding
-            lines.append(f"| {label} | {len(names)} | exact: every error below {EXACT:.0e} | | {_span(r2, '.3f')} |")
+            bound = f"{EXACT:.0e}".replace("e-0", "e-")
+            lines.append(f"| {label} | {settings} | exact: every error below {bound} ms | | {_span(r2, '.3f')} |")
         else:
-            lines.append(f"| {label} | {len(names)} | {_span(rmse, '.2g')} | {_span(worst, '.2g')} | "
+            lines.append(f"| {label} | {settings} | {_span(rmse, '.2g')} | {_span(worst, '.2g')} | "
                          f"{_span(r2, '.2f')} |")
     return "\n".join(lines)

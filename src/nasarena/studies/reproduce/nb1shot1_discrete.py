@@ -138,3 +138,10 @@ def note(values: dict[str, float]) -> str:
         + ") but need not at the end; (3) TPE and SMAC are nasarena's re-implementations of Optuna's TPE and "
         "SMAC3's facade (the paper ran hyperopt's TPE and SMAC3), tested equal in distribution to their "
         "references in bench/bench_equivalence.py.").replace("e+06", "e6")
+
+
+def generate_note(scale: str, results: Path, jobs: int) -> Generated:
+    """The report's paragraph on these runs, from the same runs as the table (their folder is
+    shared); its values are the table's, recorded there only."""
+    generated = generate(scale, results.parent / "discrete", jobs)
+    return Generated(note(generated.values), {}, generated.configurations, generated.seeds)
