@@ -6,6 +6,7 @@ from ...errors import unknown_name
 from . import (
     anytime_table,
     darts214_surrogates,
+    estimators_page,
     hardware_latency,
     leaderboard_page,
     multiobjective_nb201,
@@ -38,6 +39,10 @@ PAGES: dict[str, Page] = {
                   "2 CPU minutes"),
             Block("optimizer-findings", nb301_findings.generate,
                   "8 optimizers x 20 seeds at 1e7 s on nb301: about 2 CPU hours, most of it BANANAS"))),
+        Page("estimators", "estimators.md", (
+            Block("suite-zero", estimators_page.generate_agreement,
+                  "reads the saved values (recomputing them: bench/bench_suite_zero_agreement.py, CPU hours)"),
+            Block("published", estimators_page.generate_published, "seconds: the embedded table and shared scores"))),
         Page("hardware", "hardware.md", (
             Block("kendall", hardware_latency.generate_kendall, "351 Kendall taus over 15,625 cells: seconds"),
             Block("fbnet-fit", hardware_latency.generate_fbnet, "read from the embedded table: seconds"))),
