@@ -7,10 +7,10 @@ from nasarena.studies.anytime_presets import PRESETS, preset
 
 
 @pytest.mark.parametrize("name, setup, caching, smac_evaluations, optimizers", [
-    ("anytime-O", "O", False, 3, {"re", "smac3", "irace"}),
-    ("anytime-C", "C", True, 1, {"re", "smac3", "irace"}),
-    ("anytime-VS", "VS", False, 3, {"re", "smac3", "irace"}),
-    ("anytime-CVS", "CVS", True, 1, {"re", "smac3", "irace"}),
+    ("anytime-O", "O", False, 3, {"re", "smac", "irace"}),
+    ("anytime-C", "C", True, 1, {"re", "smac", "irace"}),
+    ("anytime-VS", "VS", False, 3, {"re", "smac", "irace"}),
+    ("anytime-CVS", "CVS", True, 1, {"re", "smac", "irace"}),
 ])
 def test_presets_expand_to_the_documented_settings(name, setup, caching, smac_evaluations, optimizers):
     specs = preset(name).specs(["nb101-lite", "nb101-noisy"])
@@ -20,7 +20,7 @@ def test_presets_expand_to_the_documented_settings(name, setup, caching, smac_ev
     assert {s.budget.seconds for s in specs} == {1e7} and {s.budget.evaluations for s in specs} == {100_000}
     assert {s.setup for s in specs} == {setup}
     assert {s.run_settings.caching for s in specs} == {caching}
-    smac = {dict(s.optimizer_settings)["repeated_evaluations"] for s in specs if s.optimizer == "smac3"}
+    smac = {dict(s.optimizer_settings)["repeated_evaluations"] for s in specs if s.optimizer == "smac"}
     assert smac == {smac_evaluations}
     variable = {dict(s.optimizer_settings).get("encoding") for s in specs}  # irace's too (issue 29)
     assert variable == ({"variable_size"} if "VS" in setup else {None})
@@ -38,8 +38,7 @@ def test_preset_settings_construct_their_optimizers(lite):
 
     for name in PRESETS:
         for run in preset(name).runs:
-            if run.optimizer != "smac3":  # SMAC3 is optional and slow to build; its settings are checked above
-                make(run.optimizer, lite.space, seed=0, **run.settings)
+            make(run.optimizer, lite.space, seed=0, **run.settings)
 
 
 def test_rank_table_and_boxplots_by_setup_on_a_small_preset_experiment(tmp_path):
@@ -93,7 +92,7 @@ def test_cli_names_the_presets_when_one_is_unknown(tmp_path):
 def test_a_preset_runs_the_chosen_optimizers_and_seeds_and_refuses_the_others():
     specs = preset("anytime-O").specs(["nb101-lite"], seeds=[3], optimizers=["re", "irace"])
     assert sorted(s.optimizer for s in specs) == ["irace", "re"] and {s.seed for s in specs} == {3}
-    with pytest.raises(InvalidSettingError, match="anytime-VS runs re, smac3, irace; not rs"):
+    with pytest.raises(InvalidSettingError, match=r"anytime-VS runs re, smac, irace \(smac3 in place of smac\); not rs"):
         preset("anytime-VS").specs(["nb101-lite"], optimizers=["rs"])
 
 

@@ -237,7 +237,7 @@ def test_vectorised_optimizers_search_the_conditional_darts_encoding(name):
 
 
 @pytest.mark.parametrize("name, reference, encoding", [("tpe", "tpe-optuna", "continuous"),
-                                                       ("smac", "smac3", "variable_size")])
+                                                       ("smac", "smac3", "continuous")])
 def test_numeric_encodings_are_refused_with_the_reference_named(name, reference, encoding):
     from nasarena.errors import InvalidSettingError
 

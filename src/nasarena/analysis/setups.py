@@ -22,7 +22,7 @@ PAPER_TABLE_I = {
     ("C", "SMAC"): 34, ("C", "irace"): 50, ("C", "RE"): 55,
     ("CVS", "SMAC"): 20, ("CVS", "irace"): 42, ("CVS", "RE"): 50,
 }
-#: nasarena's optimizer names -> the paper's (the presets run the library-backed ``smac3``).
+#: nasarena's optimizer names -> the paper's (the presets run ``smac``; ``smac3``, SMAC3 itself, on request).
 PAPER_NAMES = {"re": "RE", "smac3": "SMAC", "smac": "SMAC", "irace": "irace"}
 CONFIDENCE = 0.98
 SCALE = 1e4

@@ -1,12 +1,18 @@
-"""Configurations of a categorical ConfigSpace encoding as rows of category indices.
+"""Configurations of a ConfigSpace encoding with finitely many values per parameter as rows of value indices.
 
 The vectorised re-implementations (``tpe``, ``smac``) keep configurations as integer vectors,
 one entry per parameter (``-1`` where a condition makes the parameter inactive, ConfigSpace's
 NaN), and turn a vector into the ``{name: value}`` mapping ``space.from_config`` reads only when
 an architecture is proposed. Conditions are compiled once into column tests, so the activity of
-thousands of configurations is a few numpy operations (``settle``). Encodings they cannot hold
-this way (numeric parameters, conditions other than equality and membership on a categorical
-parent, forbidden clauses) are refused with the name of the library-backed optimizer that runs them.
+thousands of configurations is a few numpy operations (``settle``).
+
+Categorical, ordinal and constant parameters are always held (an index into their choices).
+An optimizer that models integers as SMAC3 does (``smac``) also passes ``max_integer_values``:
+an unconditional, linearly scaled integer parameter with at most that many values is then held
+as its values in order (index 0 its lower bound), and a greater-than or less-than condition on
+it becomes a test of its column. Encodings an optimizer cannot hold this way (floats, other
+integers, conditions other than these, forbidden clauses) are refused with the name of the
+library-backed optimizer that runs them.
 """
 
 from __future__ import annotations
@@ -21,19 +27,28 @@ Test = Callable[[np.ndarray], np.ndarray]  # rows of category indices -> bool pe
 
 
 class CategoricalConfigs:
-    """The parameters' names and values of ``config_space``, their conditions, and vector <-> configuration."""
+    """The parameters' names and values of ``config_space``, their conditions, and vector <-> configuration.
 
-    def __init__(self, config_space, optimizer: str, reference: str):
+    ``max_integer_values`` (0: integers refused) is the most values an integer parameter may
+    have to be held as its ordered values (see the module).
+    """
+
+    def __init__(self, config_space, optimizer: str, reference: str, *, max_integer_values: int = 0):
         import ConfigSpace as cs
+
+        models = ("categorical parameters with equality or membership conditions" if not max_integer_values else
+                  f"categorical parameters and unconditional integers of at most {max_integer_values} values, with "
+                  "equality or membership conditions, or greater- or less-than conditions on an integer")
 
         def refuse(why: str) -> InvalidSettingError:
             return InvalidSettingError(f"the {config_space.name!r} encoding {why}; the {optimizer} optimizer models "
-                                       f"categorical parameters with equality or membership conditions: use {reference}")
+                                       f"{models}: use {reference}")
 
         if config_space.forbidden_clauses:
             raise refuse("has forbidden clauses")
         self.names = list(config_space.keys())  # topological: parents before children
         self.choices: list[tuple] = []
+        integers: set[int] = set()  # columns holding an integer's values in order
         for name, hyperparameter in config_space.items():
             if isinstance(hyperparameter, cs.CategoricalHyperparameter):
                 self.choices.append(tuple(hyperparameter.choices))
@@ -41,11 +56,18 @@ class CategoricalConfigs:
                 self.choices.append(tuple(hyperparameter.sequence))
             elif isinstance(hyperparameter, cs.Constant):
                 self.choices.append((hyperparameter.value,))
+            elif isinstance(hyperparameter, cs.UniformIntegerHyperparameter) and max_integer_values:
+                conditional = bool(config_space.parent_conditions_of[name])
+                if hyperparameter.log or hyperparameter.size > max_integer_values or conditional:
+                    raise refuse(f"has the integer parameter {name!r} ({hyperparameter.size} values"
+                                 f"{', log-scaled' if hyperparameter.log else ''}{', conditional' if conditional else ''})")
+                integers.add(len(self.choices))
+                self.choices.append(tuple(range(hyperparameter.lower, hyperparameter.upper + 1)))
             else:
                 raise refuse(f"has the {type(hyperparameter).__name__} parameter {name!r}")
-        #: Number of categories of each parameter.
+        #: Number of values of each parameter.
         self.sizes = np.array([len(c) for c in self.choices], dtype=np.int64)
-        #: Each parameter's default category, which a parameter takes when a change makes it active.
+        #: Each parameter's default value (its index), which a parameter takes when a change makes it active.
         self.defaults = np.array([c.index(config_space[name].default_value) for name, c in zip(self.names, self.choices)])
         column = {name: j for j, name in enumerate(self.names)}
 
@@ -64,6 +86,10 @@ class CategoricalConfigs:
                 allowed = [i for i, v in enumerate(values) if v != condition.value]
             elif isinstance(condition, cs.InCondition):
                 allowed = [values.index(v) for v in condition.values if v in values]
+            elif isinstance(condition, cs.GreaterThanCondition) and p in integers:
+                allowed = [i for i, v in enumerate(values) if v > condition.value]
+            elif isinstance(condition, cs.LessThanCondition) and p in integers:
+                allowed = [i for i, v in enumerate(values) if v < condition.value]
             else:
                 raise refuse(f"has a {type(condition).__name__}")
             allowed_array = np.array(allowed, dtype=np.int64)

@@ -2,10 +2,13 @@
 
 The algorithm is the one :class:`~.smac3.SMAC3` (``smac3``) gets from SMAC3 itself with the NB101
 paper's settings, and that optimizer is the reference this one is tested against
-(``bench/bench_equivalence.py``, ``tests/test_vectorised_optimizers.py``). Configurations are the
-category indices of a categorical encoding (``space.config_space(encoding)``; conditional ones
-such as DARTS' through :class:`~.categorical_configs.CategoricalConfigs`), which is also how
-SMAC3 hands them to its model (an inactive parameter as one more category):
+(``bench/bench_equivalence.py``, ``bench/bench_smac_variable_size.py``,
+``tests/test_vectorised_optimizers.py``). Configurations are the value indices of an encoding
+(``space.config_space(encoding)``) held by :class:`~.categorical_configs.CategoricalConfigs`:
+categorical parameters, conditional ones such as DARTS' included, and small integers such as
+``num_vertices`` of NB101's ``variable_size`` encoding, whose edges and ops are active above a
+vertex count (integers: see below). That is also how SMAC3 hands them to its model (an inactive
+parameter as one more category):
 
 * **start**: one random configuration (the original scripts' ``initial_incumbent: RANDOM``);
 * **intensification** (:mod:`.intensifier`): with ``repeated_evaluations`` = 1 (the NB101
@@ -41,8 +44,41 @@ and stops at the first improvement; scoring it whole and taking the first improv
 same random order chooses the same neighbour. The random stream is nasarena's, so the same seed
 does not give SMAC3's trajectory; the equivalence study compares distributions.
 
-Not here (``smac3`` runs them): encodings with numeric parameters (NB101's ``continuous`` and
-``variable_size``).
+**Integer parameters** (NB101's ``num_vertices``, 2..7), read from SMAC3 2.4.1 and ConfigSpace
+1.2: an integer with at most ``INTEGER_VALUES`` values, unconditional and not log-scaled, is
+held as its values in order (index ``i`` is ``lower + i``), and the greater-than and less-than
+conditions on it are tests of that column. Where this matches SMAC3, and where not:
+
+* the *model*: SMAC3 gives the forest an integer's ConfigSpace vector value, ``i / (values - 1)``,
+  as a numeric feature (``get_types``: type 0, bounds (0, 1); imputation concerns only
+  conditional parameters, and the integer has no condition), and its scikit-learn trees split
+  every feature at midpoints between values present in a node. The index is an increasing affine
+  map of that value, so the same splits are found and an unseen value falls on the same side:
+  the same trees (categorical parameters were always split this way, by SMAC3 as here);
+* the *neighbourhood* (``get_one_exchange_neighbourhood`` with SMAC3's ``num_neighbors=8``):
+  an integer with at most 9 values gets every other value as a neighbour (``quantized_neighborhood``
+  returns them all when 8 or more are asked for; the standard deviation, SMAC3 2.4's adaptive one
+  included, plays no part), shuffled, as a categorical parameter does: here it is one more
+  parameter whose every other value is a move. Integers with more values (neighbours drawn from
+  a normal around the value) are refused. Two differences remain. The *order*: ConfigSpace picks
+  a parameter uniformly, then its next neighbour, where here every move of the configuration is
+  shuffled together, so a parameter with many values comes first more often here (a 7-vertex
+  cell: ``num_vertices`` first with probability 5/36 against ConfigSpace's 1/27, one of the five
+  ops 10/36 against 5/27); it is the order this module always used for categorical
+  parameters of three or more values, kept so that their runs stay as they were. And SMAC3 2.4.1's
+  local search keeps only neighbours that differ from their configuration in exactly one
+  entry of the vector, comparing inactive entries (NaN) as different: a configuration with an
+  inactive parameter (``variable_size`` below 7 vertices, every DARTS one) gets no neighbour at
+  all, and from 7 vertices every change of ``num_vertices`` (it deactivates edges) is dropped.
+  That check came with 2.4's skipping of values already visited (its pull request 1299); earlier
+  SMAC, as the anytime paper ran it, and this module take every neighbour, children settled as
+  ConfigSpace settles them. ``smac3`` on ``variable_size`` therefore searches locally only among
+  7-vertex cells; ``bench/bench_smac_variable_size.py`` measures what that does to final regret;
+* *random* configurations (the initial one, the 5,000 of each acquisition search, the random
+  interleaving): ConfigSpace draws an integer uniformly over its values, as here.
+
+Not here (``smac3`` runs them): float parameters (NB101's ``continuous`` encoding), integers
+with more than ``INTEGER_VALUES`` values, conditional or log-scaled integers.
 """
 
 from __future__ import annotations
@@ -61,6 +97,9 @@ ACQUISITION_CHALLENGERS = 5000
 LOCAL_SEARCH_STARTS = 10
 #: Steps onto equally good neighbours a local search may take (SMAC3's ``n_steps_plateau_walk``).
 PLATEAU_STEPS = 10
+#: The most values an integer parameter may have: SMAC3 asks ConfigSpace for 8 neighbours of a
+#: parameter, which are then every other value (more values: sampled ones, not modelled here).
+INTEGER_VALUES = 8 + 1
 #: SMAC3's log-scaled encoder: the percentile below the minimum cost that sets the scale's floor.
 SCALE_PERCENTILE = 5
 VERY_SMALL = 1e-10
@@ -86,11 +125,13 @@ class SMAC(Optimizer):
     """SMAC3's algorithm on integer configuration matrices; settings are the NB101 paper's SMAC's."""
 
     name = "smac"
-    summary = "SMAC: SMAC3's random forest (5 trees), log EI and local search, vectorised; categorical encodings"
+    summary = ("SMAC: SMAC3's random forest (5 trees), log EI and local search, vectorised; categorical and "
+               "variable-size encodings")
     reference = "smac3"
 
     SETTINGS = {
-        "encoding": Setting(str, "the space's ConfigSpace encoding SMAC searches (categorical parameters only)"),
+        "encoding": Setting(str, "the space's ConfigSpace encoding SMAC searches (categorical parameters and "
+                            "integers of up to 9 values: NB101's categorical and variable_size)"),
         "repeated_evaluations": Setting(int, "seeds a configuration may be evaluated on (the intensifier's "
                                         "max_config_calls; 3 in the anytime paper)", low=1),
         "n_trees": Setting(int, "trees of the random forest", low=1),
@@ -107,7 +148,8 @@ class SMAC(Optimizer):
         self.n_trees = n_trees
         self.random_fraction = float(random_fraction)
         self.retrain_after = retrain_after
-        self._configs = CategoricalConfigs(space.config_space(encoding), "smac", "smac3")
+        self._configs = CategoricalConfigs(space.config_space(encoding), "smac", "smac3",
+                                           max_integer_values=INTEGER_VALUES)
         self._sizes = self._configs.sizes
         self._neighbour_moves = np.array([(j, v) for j, size in enumerate(self._sizes) for v in range(size)])
         self._proposed: set[bytes] = set()
@@ -216,6 +258,19 @@ class SMAC(Optimizer):
         ends, values = ends[order], values[order]
         return list(ends[np.argsort(-values, kind="stable")])
 
+    def _neighbours(self, points: np.ndarray, parameter: np.ndarray, value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Row ``i`` of ``points`` with parameter ``parameter[i, m]`` set to ``value[i, m]``, settled
+        (children it activates at their defaults, those it deactivates dropped), for every ``m``;
+        and whether each is a real change: of an active parameter, to another of its values (a
+        one-exchange neighbour, ConfigSpace's ``get_one_exchange_neighbourhood``)."""
+        rows = np.arange(len(points))[:, None]
+        was = points[rows, parameter]
+        real = (was >= 0) & (was != value)
+        neighbours = np.repeat(points[:, None, :], parameter.shape[1], axis=1)
+        neighbours[rows, np.arange(parameter.shape[1])[None, :], parameter] = value
+        neighbours[real] = self._configs.settle(neighbours[real])
+        return neighbours, real
+
     def _local_search(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """First-improvement local searches with plateau walks, all advanced together."""
         points = points.copy()
@@ -227,18 +282,11 @@ class SMAC(Optimizer):
             searching = np.flatnonzero(active)
             # every move of every active search, in a random order per search; moves that keep the value are dropped
             order = np.argsort(self.rng.random((len(searching), len(moves))), axis=1)
-            parameter, value = moves[order, 0], moves[order, 1]
-            rows = np.arange(len(searching))[:, None]
-            was = points[searching][rows, parameter]
-            real = (was >= 0) & (was != value)  # a change of one active parameter
-            neighbours = np.repeat(points[searching][:, None, :], len(moves), axis=1)
-            neighbours[rows, np.arange(len(moves))[None, :], parameter] = value
+            neighbours, real = self._neighbours(points[searching], moves[order, 0], moves[order, 1])
             # only real changes are scored (a move to the current value, or of an inactive
             # parameter, is the point itself: 26 of NB101's 57 moves)
-            candidates = self._configs.settle(neighbours[real])
-            neighbours[real] = candidates
             scores = np.full(real.shape, -np.inf)
-            scores[real] = self._acquisition(candidates)
+            scores[real] = self._acquisition(neighbours[real])
             current = values[searching][:, None]
             better = real & (scores > current)
             equal = real & (scores == current)

@@ -1,5 +1,13 @@
 """Named experiments: the anytime paper's four setups (Vieira et al., Sec. IV) for RE, SMAC and irace.
 
+SMAC is nasarena's ``smac`` in every setup, the variable-size encoding included: SMAC3's
+algorithm vectorised, many times cheaper than SMAC3 itself (``bench/bench_equivalence.py``,
+``bench/bench_smac_variable_size.py``), so that the presets' SMAC runs are affordable. ``smac3``
+(SMAC3 itself) stays the reference: a preset runs it when it is named
+(``--optimizers smac3``), in place of ``smac`` and with the same settings (``REFERENCES``), so the
+library can be run on exactly the paper's setups without a second copy of each preset. A run of
+``smac3`` carries its own name and settings hash, and never stands in for a ``smac`` run.
+
 * ``anytime-O`` (original): the NB101 protocol; SMAC evaluates a configuration up to 3 times
   (``SMAC_REPEATS``, one per NB101 trial). 3 is our choice: the paper says only that "both irace
   and SMAC evaluate the same configuration multiple times";
@@ -38,7 +46,10 @@ BENCHMARK = "nb101-noisy"
 #: RE at 2.8-6.5e6 s.)
 MAX_QUERIES = 100_000
 BUDGET = Budget(seconds=1e7, evaluations=MAX_QUERIES)
-OPTIMIZERS = ("re", "smac3", "irace")
+OPTIMIZERS = ("re", "smac", "irace")
+#: Optimizers a preset runs in place of one of its own when they are named: the library-backed
+#: reference of a re-implementation, with the re-implementation's settings.
+REFERENCES = {"smac3": "smac"}
 
 
 @dataclass(frozen=True)
@@ -61,25 +72,41 @@ class Preset:
 
     @property
     def optimizers(self) -> tuple[str, ...]:
+        """The optimizers the preset runs unless others are chosen."""
         return tuple(run.optimizer for run in self.runs)
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """Every optimizer the preset can run: its own and, after each, the references it runs in
+        its place when named (``REFERENCES``)."""
+        return tuple(name for run in self.runs for name in _names(run))
 
     def specs(self, benchmarks=None, seeds=None, benchmark_options: dict | None = None,
               optimizers=None) -> list[RunSpec]:
         """The runs of this preset on ``benchmarks`` (its own benchmark unless some are named; its
         seeds unless ``seeds`` is given; all its optimizers unless ``optimizers`` names some of
-        them, e.g. to leave out a slow SMAC)."""
+        them, or a reference to run with the settings of the optimizer it stands in for, e.g.
+        ``smac3`` with ``smac``'s)."""
         benchmarks = [self.benchmark] if benchmarks is None else benchmarks
         chosen = list(self.seeds if seeds is None else seeds)
         wanted = self.optimizers if optimizers is None else tuple(optimizers)
-        outside = [name for name in wanted if name not in self.optimizers]
+        outside = [name for name in wanted if name not in self.choices]
         if outside:
-            raise InvalidSettingError(f"preset {self.name} runs {', '.join(self.optimizers)}; not {', '.join(outside)}")
+            references = "".join(f" ({r} in place of {own})" for r, own in REFERENCES.items() if own in self.optimizers)
+            raise InvalidSettingError(f"preset {self.name} runs {', '.join(self.optimizers)}{references}; "
+                                      f"not {', '.join(outside)}")
         specs = []
         for run in self.runs:
-            if run.optimizer in wanted:
-                specs += grid(benchmarks, [run.optimizer], chosen, self.budget, {run.optimizer: run.settings},
-                              RunSettings(caching=run.caching), benchmark_options)
+            for name in _names(run):
+                if name in wanted:
+                    specs += grid(benchmarks, [name], chosen, self.budget, {name: run.settings},
+                                  RunSettings(caching=run.caching), benchmark_options)
         return specs
+
+
+def _names(run: PresetRun) -> tuple[str, ...]:
+    """The optimizer of ``run`` and the references that run with its settings when named."""
+    return (run.optimizer, *(reference for reference, own in REFERENCES.items() if own == run.optimizer))
 
 
 #: SMAC's evaluations per configuration without caching (setups O and VS): our choice, one per
@@ -96,11 +123,15 @@ IRACE_DEFAULTS = ("irace with its package defaults (first_test 5, each_test 1, c
                   "material, not available here")
 
 
+#: Which SMAC the presets run, for their descriptions.
+SMAC_WHICH = "SMAC is nasarena's smac (smac3, SMAC3 itself, in its place when named)"
+
+
 def _setup(caching: bool, variable: bool) -> tuple[PresetRun, ...]:
     """RE, SMAC and irace in one of the paper's setups; the variable-size encoding for all three in VS."""
     smac = {"repeated_evaluations": 1 if caching else SMAC_REPEATS}
     encoding = {"encoding": "variable_size"} if variable else {}
-    return (PresetRun("re", encoding, caching), PresetRun("smac3", {**smac, **encoding}, caching),
+    return (PresetRun("re", encoding, caching), PresetRun("smac", {**smac, **encoding}, caching),
             PresetRun("irace", encoding, caching))
 
 
@@ -108,14 +139,15 @@ PRESETS: dict[str, Preset] = {
     preset.name: preset
     for preset in (
         Preset("anytime-O", f"anytime paper setup O: original protocol; RE, {SMAC_REPEATS_NOTE}, irace; 20 seeds, "
-                            f"1e7 s; {IRACE_DEFAULTS}", _setup(False, False)),
+                            f"1e7 s; {SMAC_WHICH}; {IRACE_DEFAULTS}", _setup(False, False)),
         Preset("anytime-C", "anytime paper setup C: caching (each architecture evaluated once, repeats answered "
                             "from the cache); RE, SMAC (1 evaluation per configuration), irace; 20 seeds, 1e7 s; "
-                            f"{IRACE_DEFAULTS}", _setup(True, False)),
+                            f"{SMAC_WHICH}; {IRACE_DEFAULTS}", _setup(True, False)),
         Preset("anytime-VS", f"anytime paper setup VS: number of vertices as a parameter; RE, {SMAC_REPEATS_NOTE}, "
-                             f"irace; 20 seeds, 1e7 s; {IRACE_DEFAULTS}", _setup(False, True)),
+                             f"irace; 20 seeds, 1e7 s; {SMAC_WHICH}; {IRACE_DEFAULTS}", _setup(False, True)),
         Preset("anytime-CVS", "anytime paper setup CVS: caching and variable size; RE, SMAC (1 evaluation per "
-                              f"configuration), irace; 20 seeds, 1e7 s; {IRACE_DEFAULTS}", _setup(True, True)),
+                              f"configuration), irace; 20 seeds, 1e7 s; {SMAC_WHICH}; {IRACE_DEFAULTS}",
+               _setup(True, True)),
     )
 }
 
