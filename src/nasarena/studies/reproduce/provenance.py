@@ -61,13 +61,15 @@ def seed_range(seeds: Iterable[int]) -> str:
 
 
 def commit() -> str:
-    """The git commit of the source tree nasarena is imported from, ``+changes`` when it has
-    uncommitted changes, or ``unknown`` outside a git checkout (an installed wheel)."""
+    """The git commit of the source tree nasarena is imported from, ``+changes`` when its code has
+    uncommitted changes (the records ``reproduce`` itself writes do not count), or ``unknown``
+    outside a git checkout (an installed wheel)."""
     root = Path(__file__).resolve().parents[4]
     try:
         head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=10", "HEAD"], capture_output=True,
                               text=True, timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no", "--", "src"],
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no", "--", "src",
+                                ":(exclude)src/nasarena/studies/reproduced"],  # the records reproduce writes
                                capture_output=True, text=True, timeout=10, check=True).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"
