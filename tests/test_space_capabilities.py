@@ -146,7 +146,8 @@ def test_the_study_the_comparison_the_deduplication_and_json_cells_are_declared_
     assert spaces_with("dataset_study") == ["nb101", "nb201"]  # nasarena analyze on a table
     assert spaces_with("estimator_comparison") == ["nb201"]  # nasarena estimators evaluate beyond the proxies
     assert spaces_with("representatives") == ["nb201"]  # nasarena estimators compute --unique
-    assert spaces_with("from_mapping") == ["nb101"]  # nasarena query '{"matrix": ..., "ops": ...}'
+    # nasarena query with a JSON cell: NB101's {"matrix", "ops"}, NAS-Bench-Graph's {"links", "ops"}
+    assert spaces_with("from_mapping") == ["nb101", "nbgraph", "nbgraph-proteins"]
     for capability in ("dataset_study", "estimator_comparison"):
         for name in spaces_with(capability):
             assert callable(resolve(getattr(SPACES[name], capability)))
