@@ -185,7 +185,11 @@ def run_leaderboard(benchmarks: Sequence[str], scale: Scale, out: Path, jobs: in
                     optimizers: Sequence[str] | None = None, seeds: Sequence[int] | None = None,
                     backend: str = "process") -> Leaderboard:
     """Run (or resume) the leaderboard's runs into ``out`` and rank them."""
-    planned = specs(benchmarks, scale, optimizers, seeds)
+    return run_planned(specs(benchmarks, scale, optimizers, seeds), out, jobs, backend)
+
+
+def run_planned(planned: Sequence[RunSpec], out: Path, jobs: int = 1, backend: str = "process") -> Leaderboard:
+    """Run (or resume) the runs :func:`specs` planned into ``out`` and rank them."""
     run_experiment(planned, out, jobs=jobs, backend=backend)
     return leaderboard(load_results(out, planned), {spec.benchmark: spec.budget.seconds for spec in planned})
 

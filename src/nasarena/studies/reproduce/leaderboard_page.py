@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from ...runner.experiment import load_results, run_experiment
 from .. import leaderboard as board
 from .common import configurations, seeds
 from .pages import Generated
@@ -27,9 +26,7 @@ def generate(scale: str, results: Path, jobs: int) -> Generated:
     else:
         (chosen, left_out), size = board.default_benchmarks(), board.FULL
     planned = board.specs(chosen, size)
-    run_experiment(planned, results, jobs=jobs)
-    ranked = board.leaderboard(load_results(results, planned), {spec.benchmark: spec.budget.seconds
-                                                                for spec in planned})
+    ranked = board.run_planned(planned, results, jobs)
     values = {f"{row.benchmark}/{row.optimizer}/{field}": float(getattr(row, field))
               for row in ranked.per_benchmark.itertuples() for field in ("mean_rank", "mean_regret")}
     values.update({f"{name}/budget_seconds": float(spec_budget) for name, spec_budget in
