@@ -13,6 +13,7 @@ from . import (
     nb1shot1_discrete,
     nb101_table,
     nb301_findings,
+    nbgraph_transfer,
     speed_claims,
 )
 from .pages import Block, Page
@@ -39,6 +40,8 @@ PAGES: dict[str, Page] = {
                   "2 CPU minutes"),
             Block("optimizer-findings", nb301_findings.generate,
                   "8 optimizers x 20 seeds at 1e7 s on nb301: about 2 CPU hours, most of it BANANAS"))),
+        Page("nas-bench-graph", "nas-bench-graph.md", (
+            Block("transfer", nbgraph_transfer.generate, "36 pairs of tables of up to 26,206 networks: seconds"),)),
         Page("estimators", "estimators.md", (
             Block("suite-zero", estimators_page.generate_agreement,
                   "reads the saved values (recomputing them: bench/bench_suite_zero_agreement.py, CPU hours)"),

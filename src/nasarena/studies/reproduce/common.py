@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ...io.packaged import read_manifest
 from ...runner.experiment import RunSpec, load_results, run_experiment
 
 
@@ -34,3 +35,8 @@ def scaled(value: float, digits: int = 2) -> str:
 def p_value(p: float) -> str:
     """A p-value as the pages print it: two significant digits."""
     return f"{p:.2g}"
+
+
+def data_key(name: str) -> str:
+    """A package data file named by its checksum: what a data-only block computed from."""
+    return f"data/{name}/{read_manifest()[name].sha256[:16]}"

@@ -20,17 +20,13 @@ from ...analysis.hardware import latency_kendall_matrix
 from ...benchmarks import fbnet
 from ...benchmarks.latency import device_setting
 from ...benchmarks.registry import benchmark
-from ...io.packaged import FBNET_LATENCY_FILE, NB201_LATENCY_FILE, read_manifest
+from ...io.packaged import FBNET_LATENCY_FILE, NB201_LATENCY_FILE
+from .common import data_key
 from .pages import Generated
 
 BENCHMARK = "nb201-cifar10"
 #: The pair the page singles out: HW-NAS-Bench's two measured (not simulated) devices.
 PAIR = ("pixel3", "raspi4")
-
-
-def data_key(name: str) -> str:
-    """A package data file named by its checksum: what a data-only block computed from."""
-    return f"data/{name}/{read_manifest()[name].sha256[:16]}"
 
 
 def generate_kendall(scale: str, results: Path, jobs: int) -> Generated:
