@@ -18,7 +18,7 @@ python3 -m venv .venv
     src/nasarena/benchmarks/result.py src/nasarena/benchmarks/registry.py src/nasarena/testing/__init__.py \
     src/nasarena/spaces/registry.py src/nasarena/spaces/nb101/space.py src/nasarena/spaces/nb201/space.py \
     src/nasarena/spaces/darts/space.py src/nasarena/spaces/fbnet/space.py src/nasarena/spaces/oneshot/space.py \
-    src/nasarena/spaces/conformance_types.py
+    src/nasarena/spaces/nbgraph/space.py src/nasarena/spaces/conformance_types.py
 # Two test processes (pytest-xdist), one per core of the reference 2-core machine; a test file stays
 # in one process (--dist loadfile), so a module's fixtures are built once. NASARENA_TEST_PROCESSES=0
 # runs everything in this process.

@@ -15,11 +15,13 @@ if TYPE_CHECKING:
     from .fbnet.space import FBNetSpace
     from .nb101.space import NB101Space
     from .nb201.space import NB201Space
+    from .nbgraph.space import NBGraphProteinsSpace, NBGraphSpace
     from .oneshot.space import OneShotSearchSpace
     from .protocol import FiniteSpace, SearchSpace
 
-    def _finite(nb101: NB101Space, nb201: NB201Space) -> list[FiniteSpace]:
-        return [nb101, nb201]
+    def _finite(nb101: NB101Space, nb201: NB201Space, nbgraph: NBGraphSpace,
+                proteins: NBGraphProteinsSpace) -> list[FiniteSpace]:
+        return [nb101, nb201, nbgraph, proteins]
 
     # NB-1Shot1 spaces enumerate four sets (with or without loose ends, the paper's or complete),
     # so they have no single row order; their benchmarks number architectures by NB101 row.
