@@ -4,7 +4,9 @@ Regret is always ``optimum - accuracy`` as a fraction of accuracy (0.01 is one p
 point), but the accuracy differs: the mean test accuracy on NAS-Bench-101 and NB201 CIFAR-10,
 the validation accuracy where the data holds no final test accuracy (NB201 CIFAR-100 and
 ImageNet16-120), and the surrogate's noise-free *modelled validation* accuracy on surrogate
-benchmarks. Calling all of them "test regret" would mislead.
+benchmarks (the built-in ones, and any benchmark whose ``modelled_performance`` is true, such as
+``nb301``). A benchmark whose performance is not an accuracy names it in ``performance_measure``
+(NAS-Bench-Graph's ogbn-proteins: ROC-AUC). Calling all of them "test regret" would mislead.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ UNITS = "fraction of accuracy: 0.01 = 1 percentage point"
 
 @lru_cache(maxsize=64)
 def regret_basis(benchmark_name: str) -> str:
-    """``"test accuracy"``, ``"validation accuracy"`` or ``"modelled validation accuracy"``."""
+    """``"test accuracy"``, ``"validation accuracy"`` or ``"modelled validation accuracy"`` (another
+    measure than accuracy in its place where the benchmark names one)."""
     from ..surrogates.builtin import BUILTINS
 
     if benchmark_name == "surrogate" or benchmark_name in BUILTINS:
@@ -27,10 +30,14 @@ def regret_basis(benchmark_name: str) -> str:
     try:
         from ..benchmarks import benchmark
 
-        metric = getattr(benchmark(benchmark_name), "regret_metric", "test_accuracy")
+        loaded = benchmark(benchmark_name)
     except Exception:  # a benchmark that cannot be loaded here (needs a path, a plug-in): tabular test regret
         return TEST
-    return VALIDATION if metric == "valid_accuracy" else TEST
+    measure = getattr(loaded, "performance_measure", "accuracy")
+    if getattr(loaded, "modelled_performance", False):
+        return MODELLED.replace("accuracy", measure)
+    basis = VALIDATION if getattr(loaded, "regret_metric", "test_accuracy") == "valid_accuracy" else TEST
+    return basis.replace("accuracy", measure)
 
 
 def regret_name(benchmark_names) -> str:

@@ -68,6 +68,8 @@ class NBGraphBenchmark(TabularBenchmark):
     def __init__(self, dataset: str, latency_ms: np.ndarray, *args, **options):
         super().__init__(*args, **options)
         self.dataset = dataset
+        #: What the accuracies it serves measure (``analysis.regret_basis`` names it): ROC-AUC on proteins.
+        self.performance_measure = metric_of(dataset)
         self.latency_table = LatencyTable(self.name, (DEVICE,), latency_ms.reshape(-1, 1), measured=True)
         self.devices = self.latency_table.devices
 

@@ -383,7 +383,7 @@ def _regret_basis_html(benchmarks: Sequence[str]) -> list[str]:
     """What regret means on each benchmark: its units and which accuracy the optimum is taken over."""
     bases = "; ".join(f"{bench}: regret on {regret_basis(bench)}" for bench in benchmarks)
     notes = [f"Regret is the optimum minus the accuracy reached, as a {UNITS}. {bases}."]
-    if any(regret_basis(b) != "test accuracy" for b in benchmarks):
+    if any(regret_basis(b).startswith(("validation", "modelled")) for b in benchmarks):
         notes.append("Where regret is on validation accuracy, the optimum is the best validation accuracy of the "
                      "space (a validation optimum, not a test optimum); on surrogate benchmarks it is the best "
                      "noise-free modelled validation accuracy.")

@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..analysis.regret_basis import TEST, regret_basis
 from ..analysis.statistics import Concordance, FriedmanNemenyi, friedman_nemenyi, kendall_w
 from ..analysis.trajectories import final_results
 from ..benchmarks.registry import ONESHOT, available
@@ -220,8 +221,11 @@ def markdown(board: Leaderboard, left_out: dict[str, str] | None = None) -> str:
         p = board.benchmark_p.get(name, float("nan"))
         lines.append(f"| {name} | {rows['simulated_seconds'].iloc[0]:.3g} | {int(rows['runs'].min())} | "
                      + " | ".join(cells) + f" | {'–' if np.isnan(p) else f'{p:.2g}'} |")
-    lines += ["", "Cells: the optimizer's mean rank over seeds on that benchmark (1 = best), its mean final test "
-                  "regret x 10^3 in brackets."]
+    bases = {name: regret_basis(name) for name in board.per_benchmark["benchmark"].unique()}
+    others = "; ".join(f"{name}: {basis}" for name, basis in bases.items() if basis != TEST)
+    lines += ["", "Cells: the optimizer's mean rank over seeds on that benchmark (1 = best), its mean final regret "
+                  f"x 10^3 in brackets, on {TEST}" + (f", except on these benchmarks ({others})" if others else "")
+              + "."]
     if left_out:
         lines += ["", "Left out: " + "; ".join(f"{name} ({why})" for name, why in left_out.items()) + "."]
     return "\n".join(lines)
