@@ -114,7 +114,8 @@ def check_objectives(benchmark, objectives: Sequence[Objective]) -> None:
             if not devices:
                 raise InvalidSettingError(f"{name} has no latency data: objective {objective.label} is not "
                                           "available (latencies exist for nb201-cifar10, nb201-cifar100, "
-                                          "nb201-imagenet16-120, and for FBNet in nasarena.benchmarks.fbnet.load())")
+                                          "nb201-imagenet16-120, the nbgraph-<dataset> benchmarks (device "
+                                          "nbgraph), and for FBNet in nasarena.benchmarks.fbnet.load())")
             if objective.device not in devices:
                 raise unknown_device(name, objective.device, devices)
         if objective.kind == "flops" and not callable(getattr(benchmark, "flops", None)):
