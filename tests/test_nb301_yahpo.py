@@ -239,3 +239,19 @@ def test_without_onnxruntime_the_cli_names_the_extra():
     done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=300)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "onnxruntime" in done.stderr and "nasarena[nb301]" in done.stderr
+
+
+def test_the_validation_study_refuses_a_missing_darts_file_and_agrees_with_the_real_ranking(tmp_path):
+    from nasarena.errors import DataFileError
+    from nasarena.studies import nb301_validation
+
+    benchmark = NB301Benchmark()
+    with pytest.raises(DataFileError, match="214 DARTS architectures are not at .*missing.csv"):
+        nb301_validation.rank_agreement(benchmark, 0, tmp_path / "missing.csv")
+    if not DARTS214.is_file():
+        pytest.skip("the shared DARTS data is not beside this checkout")
+    values = nb301_validation.rank_agreement(benchmark, 0, DARTS214)
+    # positive, and the numeric column order YAHPO trained with ranks better than the alphabetical one
+    assert 0.15 < values["final_epoch_test_acc/kendall"] < 0.45
+    assert values["control_kendall"] < values["final_epoch_test_acc/kendall"]
+    assert values["bootstrap_low"] < values["final_epoch_test_acc/kendall"] < values["bootstrap_high"]

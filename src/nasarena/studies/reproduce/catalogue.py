@@ -13,6 +13,7 @@ from . import (
     nb1shot1_discrete,
     nb101_table,
     nb301_findings,
+    nb301_model,
     nbgraph_transfer,
     speed_claims,
 )
@@ -38,6 +39,8 @@ PAGES: dict[str, Page] = {
             Block("darts214", darts214_surrogates.generate,
                   "4 models x 10 folds on 214 architectures, and 214 networks built to count parameters: about "
                   "2 CPU minutes"),
+            Block("model-checks", nb301_model.generate,
+                  "10,000 architectures queried and timed, 1,000 curves, 214 real architectures: under a minute"),
             Block("optimizer-findings", nb301_findings.generate,
                   "8 optimizers x 20 seeds at 1e7 s on nb301: about 2 CPU hours, most of it BANANAS"))),
         Page("nas-bench-graph", "nas-bench-graph.md", (
