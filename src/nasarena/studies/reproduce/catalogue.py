@@ -27,8 +27,8 @@ PAGES: dict[str, Page] = {
                   "240 runs at 1e7 s: about 2 CPU hours for RE and irace, plus SMAC's runs"),
             Block("differences", anytime_table.generate_differences, "the runs of table-i, loaded again"))),
         Page("leaderboard", "leaderboard.md", (
-            Block("full", leaderboard_page.generate, "8 optimizers x 20 seeds x every benchmark, 300 trainings' "
-                  "worth each: CPU hours"),)),
+            Block("full", leaderboard_page.generate, "8 optimizers x 20 seeds x 17 benchmarks, 300 trainings' "
+                  "worth each: about an hour of one core, most of it BANANAS"),)),
         Page("nas-bench-1shot1", "reproduce/nas-bench-1shot1.md", (
             Block("discrete", nb1shot1_discrete.generate, "360 runs at 1e6 s: about 20 CPU minutes"),
             Block("note", nb1shot1_discrete.generate_note, "the runs of discrete, loaded again"))),
