@@ -15,7 +15,8 @@ from nasarena.benchmarks.registry import benchmark
 from nasarena.cli.main import app
 from nasarena.plots.critical_difference import cliques
 from nasarena.studies import leaderboard as board_module
-from nasarena.studies.leaderboard import SMALL, budget_seconds, default_benchmarks, families
+from nasarena.studies.leaderboard import budget_seconds, default_benchmarks, families
+from nasarena.studies.leaderboard_scales import SMALL
 
 BENCHMARKS = "nb201-cifar10,nb201-cifar100,nb201-imagenet16-120"
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from ..errors import InvalidSettingError
+from ..studies.leaderboard_scales import SCALES
 from .run_arguments import check_optimizers, parse_seeds
 from .vocabulary import split
 
@@ -16,8 +17,8 @@ def leaderboard_command(
                                               "here: NB101 3-trial, NB201 x 3, NB-1Shot1 x 3, nb301, NAS-Bench-Graph)."),
     optimizers: str = typer.Option(None, help="Comma-separated optimizers (default: the scale's)."),
     seeds: str = typer.Option(None, help="Seeds, e.g. 0-4 (default: the scale's)."),
-    scale: str = typer.Option("small", help="small: rs, re, ls, tpe, 5 seeds, 50 trainings' worth of simulated "
-                                            "time per run (minutes on a laptop); full: 8 optimizers, 20 seeds, 200."),
+    scale: str = typer.Option("small", help="; ".join(s.describe() for s in SCALES.values())
+                              + " (small: minutes on a laptop; full: a paper's setting)."),
     jobs: int = typer.Option(1, help="Processes (0: all cores)."),
     out: Path = typer.Option(Path("leaderboard"), help="Folder of the runs (resumed) and leaderboard.md."),
 ) -> None:
@@ -29,7 +30,7 @@ def leaderboard_command(
     import os
 
     from ..io.files import atomic_write_bytes
-    from ..studies.leaderboard import SCALES, check_benchmarks, default_benchmarks, markdown, run_leaderboard
+    from ..studies.leaderboard import check_benchmarks, default_benchmarks, markdown, run_leaderboard
 
     if scale not in SCALES:
         raise InvalidSettingError(f"--scale must be one of {', '.join(SCALES)}, got {scale!r}")

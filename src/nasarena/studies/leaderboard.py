@@ -38,31 +38,13 @@ from ..benchmarks.registry import benchmark as load_benchmark
 from ..errors import InvalidSettingError
 from ..runner.experiment import RunSpec, grid, load_results, run_experiment
 from ..runner.protocol import Budget
+from .leaderboard_scales import Scale
 
 #: Architectures sampled to set a benchmark's budget (seed ``BUDGET_SEED``).
 BUDGET_SAMPLE = 1_000
 BUDGET_SEED = 0
 #: Confidence of the tests (the per-benchmark ones and the critical-difference diagram's).
 CONFIDENCE = 0.95
-
-
-@dataclass(frozen=True)
-class Scale:
-    """Who runs, how often and how long: ``evaluations`` full trainings' worth of time per run."""
-
-    name: str
-    optimizers: tuple[str, ...]
-    seeds: range
-    evaluations: int
-
-
-#: A laptop's minutes: four cheap optimizers, five seeds, 150 trainings' worth per run (RE's
-#: population is 100: with fewer trainings RE is random search, its first 100 proposals random).
-SMALL = Scale("small", ("rs", "re", "ls", "tpe"), range(5), 150)
-#: A paper's setting: the single-fidelity optimizers that run on every space, 20 seeds, 300
-#: trainings (two of RE's generations past its random population).
-FULL = Scale("full", ("rs", "re", "ls", "tpe", "smac", "bananas", "de", "reinforce"), range(20), 300)
-SCALES = {scale.name: scale for scale in (SMALL, FULL)}
 
 
 def families() -> dict[str, tuple[str, ...]]:

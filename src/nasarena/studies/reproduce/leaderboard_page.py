@@ -1,6 +1,6 @@
 """The leaderboard across benchmark families (``docs/leaderboard.md``), at the full scale.
 
-Full: :data:`~nasarena.studies.leaderboard.FULL` on every family's benchmarks that can run where
+Full: :data:`~nasarena.studies.leaderboard_scales.FULL` on every family's benchmarks that can run where
 the page is generated (the page says which were left out). Cheap: RS, RE and LS on two NB201
 datasets and NB-1Shot1 space 1, two seeds, 20 trainings' worth per run (table look-ups only).
 """
@@ -11,11 +11,12 @@ import dataclasses
 from pathlib import Path
 
 from .. import leaderboard as board
+from ..leaderboard_scales import FULL, SMALL
 from .common import configurations, seeds
 from .pages import Generated
 from .recorded import CHEAP
 
-CHEAP_SCALE = dataclasses.replace(board.SMALL, name="cheap", optimizers=("rs", "re", "ls"), seeds=range(2),
+CHEAP_SCALE = dataclasses.replace(SMALL, name="cheap", optimizers=("rs", "re", "ls"), seeds=range(2),
                                   evaluations=20)
 CHEAP_BENCHMARKS = ("nb201-cifar10", "nb201-cifar100", "nb1shot1-1")
 
@@ -24,7 +25,7 @@ def generate(scale: str, results: Path, jobs: int) -> Generated:
     if scale == CHEAP:
         chosen, left_out, size = list(CHEAP_BENCHMARKS), {}, CHEAP_SCALE
     else:
-        (chosen, left_out), size = board.default_benchmarks(), board.FULL
+        (chosen, left_out), size = board.default_benchmarks(), FULL
     planned = board.specs(chosen, size)
     ranked = board.run_planned(planned, results, jobs)
     values = {f"{row.benchmark}/{row.optimizer}/{field}": float(getattr(row, field))
