@@ -2,7 +2,9 @@
 
 SMAC is nasarena's ``smac`` in every setup, the variable-size encoding included: SMAC3's
 algorithm vectorised, many times cheaper than SMAC3 itself (``bench/bench_equivalence.py``,
-``bench/bench_smac_variable_size.py``), so that the presets' SMAC runs are affordable. ``smac3``
+``bench/bench_smac_variable_size.py``), so that the presets' SMAC runs are affordable (in O and
+VS a CPU minute or two; in the cached setups C and CVS tens of CPU minutes, as a cached run answers
+many proposals from the cache at no simulated cost and the forest refits on every answer). ``smac3``
 (SMAC3 itself) stays the reference: a preset runs it when it is named
 (``--optimizers smac3``), in place of ``smac`` and with the same settings (``REFERENCES``), so the
 library can be run on exactly the paper's setups without a second copy of each preset. A run of
