@@ -33,9 +33,10 @@ one of its two differences from SMAC3 away: ``smac-filtered`` keeps only the nei
 ``smac-ordered`` scans a neighbourhood in ConfigSpace's order (a parameter drawn uniformly, then
 its next value; ``smac`` shuffles all moves together), each tested against ``smac3`` too.
 
-``smac3``'s runs also depend on the process's string-hash seed (``PYTHONHASHSEED``): the same seed
-gave other trajectories under another hash seed (``smac``'s did not), so a rerun of this bench
-reproduces ``smac``'s rows bit for bit and ``smac3``'s only in distribution.
+When the table below was measured, ``smac3``'s runs also depended on the process's string-hash
+seed (``PYTHONHASHSEED``: SMAC3 deduplicates local-search start points through a set); since
+``nasarena.optimizers.smac3`` orders them, a rerun reproduces both optimizers' runs bit for bit,
+and ``smac3``'s rows of the table only in distribution.
 
 Measured 2026-12-02 (setup VS, ``anytime-VS``'s SMAC settings: variable_size encoding, 3
 evaluations per configuration, no caching; nb101-noisy 2.1; 1e6 simulated seconds, a tenth of

@@ -1,5 +1,6 @@
 """SMAC (SMAC3) and TPE (Optuna) over the spaces' ConfigSpace encodings, and the ConfigSpace -> Optuna bridge."""
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -63,6 +64,17 @@ def test_smac_contract_determinism_and_one_evaluation_per_config(lite, tmp_path,
     assert set(_trials_per_config(optimizer).values()) == {1}
     assert not any(tmp_path.iterdir())  # SMAC3 wrote nothing into the working directory
     assert set(Path(tempfile.gettempdir()).glob("nasarena-smac-*")) <= leftovers  # and removed its own
+
+
+def test_smac3_runs_do_not_depend_on_the_string_hash_seed():
+    """SMAC3 deduplicates its local searches' start points through a set; nasarena orders them,
+    so the same seed gives the same run in processes with different PYTHONHASHSEED."""
+    code = ("import nasarena; from nasarena.optimizers import make; from nasarena.runner import Budget, run; "
+            "b = nasarena.benchmark('nb201-cifar10'); "
+            "print(run(b, make('smac3', b.space, seed=3), Budget(evaluations=40), seed=3).arch_id.str.cat())")
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": str(hash_seed)}).stdout for hash_seed in (1, 2)}
+    assert len(runs) == 1 and len(runs.pop()) > 40 * 30
 
 
 def test_smac_tells_one_minus_accuracy_and_invalid_cells_cost_one(lite):

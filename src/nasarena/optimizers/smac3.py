@@ -27,6 +27,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import numpy as np
+
 from ..errors import import_extra
 from .base import Observation, Optimizer, Setting, Trial
 from .smac import SMAC
@@ -64,6 +66,29 @@ def _forest(scenario, n_trees: int):
     return RandomForest(scenario.configspace, log_y=True, n_trees=n_trees, bootstrapping=True, ratio_features=1.0,
                         min_samples_split=2, min_samples_leaf=1, max_depth=2**20, max_leaf_nodes=None,
                         instance_features=scenario.instance_features, seed=scenario.seed, n_jobs=1)
+
+
+def _hash_free(maximizer):
+    """``maximizer`` with its local search's start points in an order that does not depend on
+    the process's string-hash seed (``PYTHONHASHSEED``).
+
+    SMAC3 2.x's ``LocalSearch._get_init_points_from_previous_configs`` removes duplicate start
+    points through a ``set`` of configurations (its docstring promises the first occurrence of
+    each, left to right), so their order, and with it the local searches' random draws, followed
+    the hash of the configurations' values: the same seed gave other runs in another process.
+    Here the deduplicated points are sorted by their ConfigSpace vectors (inactive values, NaN,
+    first), the same set in an order every process agrees on."""
+    local_search = getattr(maximizer, "_local_search", None)
+    if local_search is None:  # another maximizer: nothing to order
+        return maximizer
+    deduplicated = local_search._get_init_points_from_previous_configs
+
+    def ordered(*args, **kwargs):
+        points = deduplicated(*args, **kwargs)
+        return sorted(points, key=lambda config: tuple(np.nan_to_num(config.get_array(), nan=-1.0)))
+
+    local_search._get_init_points_from_previous_configs = ordered
+    return maximizer
 
 
 class SMAC3(Optimizer):
@@ -105,7 +130,8 @@ class SMAC3(Optimizer):
             self.facade = facade(
                 scenario,
                 model=_forest(scenario, self.n_trees),
-                acquisition_maximizer=facade.get_acquisition_maximizer(scenario, challengers=ACQUISITION_CHALLENGERS),
+                acquisition_maximizer=_hash_free(facade.get_acquisition_maximizer(
+                    scenario, challengers=ACQUISITION_CHALLENGERS)),
                 initial_design=RandomInitialDesign(scenario, n_configs=1),
                 random_design=facade.get_random_design(scenario, probability=self.random_fraction),
                 intensifier=facade.get_intensifier(scenario, max_config_calls=self.repeated_evaluations),
