@@ -1,6 +1,7 @@
 """Shared fixtures: the real benchmark data in ../shared/data (see its README)."""
 
 import json
+import signal
 from pathlib import Path
 
 import numpy as np
@@ -8,6 +9,13 @@ import pytest
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 NB101_SLICES = {"nb101-slice-0-20000.json": 0, "nb101-slice-36202-46201.json": 36202}
+
+# The Ctrl-C tests send SIGINT to the processes they start. A shell without job control starts
+# background jobs with SIGINT ignored, and an ignored signal stays ignored across exec, so a suite
+# launched that way (``bash .ci/run &``) would see its commands ignore Ctrl-C. Python's own handler
+# here makes every process a test starts begin with SIGINT at its default, whatever the launcher did.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _require(path: Path) -> Path:

@@ -224,7 +224,7 @@ def test_the_command_line_runs_rs_re_and_hyperband_on_it(tmp_path):
     assert set(runs["optimizer"]) == {"rs", "re", "hb"} and set(runs["seed"]) == {0, 1}
     assert runs["valid_modelled"].all() and runs["incumbent_test_regret"].notna().all()
     assert set(runs.loc[runs["optimizer"] == "hb", "fidelity"]) >= {1, 4, 11}
-    assert "nb301: regret on validation accuracy" in done.output
+    assert "nb301: regret on modelled validation accuracy" in done.output
 
 
 def test_without_onnxruntime_the_cli_names_the_extra():
