@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...benchmarks.nb301_yahpo import NB301Benchmark
+from ...benchmarks.nb301_yahpo import MODEL_FILE, NB301Benchmark
 from .. import nb301_validation as check
 from .common import data_key
 from .pages import Generated
@@ -38,7 +38,7 @@ def generate(scale: str, results: Path, jobs: int) -> Generated:
     values["best_drawn"] = float(np.max(benchmark.query_batch(archs).valid_accuracy))
     values["drawn"] = float(timed)
     timings = check.speed(benchmark, archs)
-    return Generated(markdown(values, timings), values, (data_key("nb301-yahpo/model_v2.onnx"),), (SEED,), timings)
+    return Generated(markdown(values, timings), values, (data_key(MODEL_FILE),), (SEED,), timings)
 
 
 def markdown(values: dict[str, float], timings: dict[str, float]) -> str:
