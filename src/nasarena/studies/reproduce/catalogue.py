@@ -11,6 +11,7 @@ from . import (
     leaderboard_page,
     multiobjective_nb201,
     nb1shot1_discrete,
+    nb1shot1_oneshot,
     nb101_table,
     nb301_findings,
     nb301_model,
@@ -32,7 +33,8 @@ PAGES: dict[str, Page] = {
                   "worth each: about an hour of one core, most of it BANANAS"),)),
         Page("nas-bench-1shot1", "reproduce/nas-bench-1shot1.md", (
             Block("discrete", nb1shot1_discrete.generate, "360 runs at 1e6 s: about 20 CPU minutes"),
-            Block("note", nb1shot1_discrete.generate_note, "the runs of discrete, loaded again"))),
+            Block("note", nb1shot1_discrete.generate_note, "the runs of discrete, loaded again"),
+            Block("oneshot-speed", nb1shot1_oneshot.generate, "TO BE FILLED"))),
         Page("nas-bench-101", "reproduce/nas-bench-101.md", (
             Block("optima", nb101_table.generate_optima, "two tables loaded: seconds"),
             Block("op-replacement", nb101_table.generate_replacements, "joins over 423,624 cells: seconds"))),
@@ -49,7 +51,10 @@ PAGES: dict[str, Page] = {
         Page("estimators", "estimators.md", (
             Block("suite-zero", estimators_page.generate_agreement,
                   "reads the saved values (recomputing them: bench/bench_suite_zero_agreement.py, CPU hours)"),
-            Block("published", estimators_page.generate_published, "seconds: the embedded table and shared scores"))),
+            Block("published", estimators_page.generate_published, "seconds: the embedded table and shared scores"),
+            Block("nb101-short-training", estimators_page.generate_short_training, "TO BE FILLED"),
+            Block("warmup", estimators_page.generate_warmup, "TO BE FILLED"),
+            Block("proxy-speed", estimators_page.generate_proxy_speed, "TO BE FILLED"))),
         Page("hardware", "hardware.md", (
             Block("kendall", hardware_latency.generate_kendall, "351 Kendall taus over 15,625 cells: seconds"),
             Block("fbnet-fit", hardware_latency.generate_fbnet, "read from the embedded table: seconds"))),

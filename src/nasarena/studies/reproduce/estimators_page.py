@@ -46,3 +46,15 @@ def generate_published(scale: str, results: Path, jobs: int) -> Generated:
     values = {f"{row.proxy}/{field}": float(getattr(row, field)) for row in frame.itertuples()
               for field in ("all_cells", "unique_cells") if getattr(row, field) == getattr(row, field)}
     return Generated(study.like_with_like_markdown(frame), values, ("published/like-with-like",), (0,))
+
+
+def generate_short_training(scale: str, results: Path, jobs: int) -> Generated:
+    raise NotImplementedError
+
+
+def generate_warmup(scale: str, results: Path, jobs: int) -> Generated:
+    raise NotImplementedError
+
+
+def generate_proxy_speed(scale: str, results: Path, jobs: int) -> Generated:
+    raise NotImplementedError
