@@ -15,19 +15,17 @@ architecture and the Spearman correlation with the mean validation accuracy over
 trials (NB201 CIFAR-10 at 200 epochs; NB101: nb101-lite, one real 108-epoch draw per cell), over the
 architectures computed.
 
-Measured 2026-11-27 on this machine's CPU (one thread, 2 cores shared by several jobs): NB201 at
-full size, all ten proxies take 17.6 CPU seconds per architecture (grasp 5.5, naswot 3.2, the
-baselines and synflow under 0.3; docs/estimators.md has the table), so the whole NB201 set is
-about 76 CPU-hours and the defaults (3,000 NB201 + 500 NB101 cells) most of a day on 2 cores: the
-GPU run is the intended one. Not yet run to the end here.
+What each proxy costs per architecture on this machine's CPU is in docs/estimators.md ("Speed on
+this machine", timed by ``nasarena reproduce estimators``, block ``proxy-speed``): with every
+proxy the defaults (3,000 NB201 + 500 NB101 cells) take CPU hours, so the GPU run is the
+intended one.
 
 The embedded tables (``nasarena.estimators.embedded_table("nb201")`` and ``("nb101")``) are the cheap
 part: params, flops and synflow of all 6,466 unique NB201 architectures (``nasarena estimators
 compute --space nb201 --proxies params,flops,synflow --unique --seed 0 --jobs 1 --out TABLE``) and
 of 500 seeded nb101-slice cells (``--space nb101 --within nb101-slice --sample 500``), shipped with
 ``embed TABLE``, which records how each was computed (nasarena version and commit, seed, torch
-version, CPU) in the manifest. All ten NB201 proxies on 888 seeded unique architectures (stopped
-from 1,000; 2 workers, 1.7 hours) are in docs/estimators.md beside the published values.
+version, CPU) in the manifest.
 """
 
 from __future__ import annotations

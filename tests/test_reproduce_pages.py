@@ -97,3 +97,18 @@ def test_speed_page_prints_its_recorded_measurements_with_their_baselines():
     assert set(values) == {key for key in values if key.endswith(("/evaluations", "/rows", "/batch", "/seeds"))}
     for new, reference, bench, _ in speed_claims.FULL_SCALE.pairs:
         assert timings[f"pairs/{bench}/{new}/reference_ms"] > 0 and f"`{reference}`" in published("speed", "claims")
+
+
+def test_optimizers_page_says_what_the_recorded_speed_claims_measured():
+    """docs/optimizers.md states the BANANAS and multi-objective costs in words only; the words
+    must hold for the numbers the speed page prints."""
+    _, timings = full("speed", "claims")
+    text = (DOCS / "optimizers.md").read_text()
+    assert "an order of magnitude less" in text
+    assert timings["bananas/new_ms"] >= 10 * timings["bananas/warm_ms"]
+    names, reference, _, _ = speed_claims.FULL_SCALE.multi_objective
+    cost = {name: timings[f"multi_objective/{name}_ms"] for name in (*names, reference)}
+    assert "`mo-rs`, `nsga2` and `mo-re` cost less than Optuna's NSGA-II" in text
+    assert max(cost["mo-rs"], cost["nsga2"], cost["mo-re"]) < cost[reference]
+    assert "`parego-smac`\nand `parego-bananas` cost far more" in text
+    assert min(cost["parego-smac"], cost["parego-bananas"]) > 5 * cost[reference]

@@ -52,9 +52,12 @@ PAGES: dict[str, Page] = {
             Block("suite-zero", estimators_page.generate_agreement,
                   "reads the saved values (recomputing them: bench/bench_suite_zero_agreement.py, CPU hours)"),
             Block("published", estimators_page.generate_published, "seconds: the embedded table and shared scores"),
-            Block("nb101-short-training", estimators_page.generate_short_training, "TO BE FILLED"),
-            Block("warmup", estimators_page.generate_warmup, "TO BE FILLED"),
-            Block("proxy-speed", estimators_page.generate_proxy_speed, "TO BE FILLED"))),
+            Block("nb101-short-training", estimators_page.generate_short_training, "look-ups and correlations over "
+                  "the embedded table's 500 NB101 cells: seconds"),
+            Block("warmup", estimators_page.generate_warmup, "200 runs of 3e5 s on nb201-cifar10 (RE and BANANAS, "
+                  "50 seeds, with and without the warm-up): about a CPU minute, most of it BANANAS"),
+            Block("proxy-speed", estimators_page.generate_proxy_speed, "every proxy timed on 5 NB201 cells after one "
+                  "unmeasured: about a CPU minute (2 minutes' wall on the loaded 2-core machine)"))),
         Page("hardware", "hardware.md", (
             Block("kendall", hardware_latency.generate_kendall, "351 Kendall taus over 15,625 cells: seconds"),
             Block("fbnet-fit", hardware_latency.generate_fbnet, "read from the embedded table: seconds"))),

@@ -13,6 +13,14 @@ in the same run.
   ``nb201-cifar10`` and ``nb101-lite``: the optimizer CPU per evaluation the runner records. A
   library reference refits on its whole history, so the ratio grows with the evaluations; the
   table says at how many it was measured.
+- **BANANAS' warm retraining** (``bench/bench_optimizer_cpu.py --optimizers bananas``): a whole
+  1e7 s ``nb101-lite`` run with the default ``warm_steps`` beside one that trains new networks at
+  every retraining (``warm_steps=None``, the original's schedule), optimizer CPU per evaluation.
+  Its numpy networks' float rounding may differ between CPUs, and with it the run, so the runs'
+  evaluation counts are timings too.
+- **Multi-objective optimizers** (``bench/bench_multiobjective_speed.py``): each on
+  ``nb201-cifar10`` with error and pixel3 latency over the same evaluations, beside Optuna's
+  NSGA-II, optimizer CPU per evaluation.
 
 Times are the measuring process's CPU time, which other processes on a shared machine move far less
 than wall time, except the many seeds of RE, whose wall time is what a user waits for. Every time
@@ -37,7 +45,7 @@ import numpy as np
 from ...benchmarks.registry import benchmark
 from ...optimizers import make
 from ...runner.experiment import grid, load_results, run_experiment
-from ...runner.protocol import Budget, run
+from ...runner.protocol import Budget, RunSettings, run
 from .pages import Generated
 from .recorded import CHEAP
 
@@ -52,12 +60,20 @@ class Scale:
     re_seeds: int  # seeds of RE through run_experiment
     #: (re-implementation, reference, benchmark, evaluations)
     pairs: tuple[tuple[str, str, str, int], ...]
+    #: (benchmark, simulated seconds) of BANANAS warm against new networks; None: not measured
+    warm_retraining: tuple[str, float] | None
+    #: (optimizers, their reference, benchmark, evaluations) of the multi-objective comparison
+    multi_objective: tuple[tuple[str, ...], str, str, int]
 
 
 FULL_SCALE = Scale(20_000, 2_000_000, 10, 500, (
     ("tpe", "tpe-optuna", "nb201-cifar10", 300), ("smac", "smac3", "nb201-cifar10", 300),
-    ("tpe", "tpe-optuna", "nb101-lite", 300), ("smac", "smac3", "nb101-lite", 300)))
-CHEAP_SCALE = Scale(2_000, 200_000, 1, 10, (("tpe", "tpe-optuna", "nb201-cifar10", 20),))
+    ("tpe", "tpe-optuna", "nb101-lite", 300), ("smac", "smac3", "nb101-lite", 300)), ("nb101-lite", 1e7),
+    (("mo-rs", "nsga2", "mo-re", "parego-tpe", "parego-smac", "parego-bananas"), "nsga2-optuna", "nb201-cifar10", 300))
+CHEAP_SCALE = Scale(2_000, 200_000, 1, 10, (("tpe", "tpe-optuna", "nb201-cifar10", 20),), None,
+                    (("mo-rs",), "nsga2", "nb201-cifar10", 20))
+#: The objectives of the multi-objective comparison (those of ``bench/bench_multiobjective_speed.py``).
+OBJECTIVES = ("error", "latency:pixel3")
 CHEAP_OPTIMIZERS = ("rs", "re", "nre", "ls")
 SECONDS = 1e7
 SEED = 0
@@ -153,12 +169,15 @@ def many_seeds_of_re(seeds: int, jobs: int) -> tuple[int, float]:
         return len(load_results(Path(folder), specs)), elapsed
 
 
-def optimizer_cpu(name: str, bench_name: str, evaluations: int, seed: int = SEED) -> float:
-    """The optimizer's CPU milliseconds per evaluation over one run of ``evaluations`` (the runner's
-    ``optimizer_cpu_time``, recorded without being charged, so the run itself is machine-independent)."""
+def optimizer_cpu(name: str, bench_name: str, budget: Budget, seed: int = SEED, objectives: tuple[str, ...] = (),
+                  **settings) -> tuple[float, int]:
+    """The optimizer's CPU milliseconds per evaluation over one run within ``budget``, and the
+    run's evaluations (the runner's ``optimizer_cpu_time``, recorded without being charged, so the
+    run itself does not depend on the machine's speed)."""
     bench = benchmark(bench_name)
-    frame = run(bench, make(name, bench.space, seed=seed), Budget(evaluations=evaluations), seed=seed)
-    return float(frame.optimizer_cpu_time.iloc[-1]) / len(frame) * 1e3
+    frame = run(bench, make(name, bench.space, seed=seed, **settings), budget, seed=seed,
+                settings=RunSettings(objectives=objectives))
+    return float(frame.optimizer_cpu_time.iloc[-1]) / len(frame) * 1e3, len(frame)
 
 
 def measure(scale: Scale, jobs: int) -> tuple[dict[str, float], dict[str, float]]:
@@ -176,9 +195,20 @@ def measure(scale: Scale, jobs: int) -> tuple[dict[str, float], dict[str, float]
     for new, reference, bench_name, count in scale.pairs:
         key = f"pairs/{bench_name}/{new}"
         values[f"{key}/evaluations"] = float(count)
-        timings[f"{key}/new_ms"] = optimizer_cpu(new, bench_name, count)
-        timings[f"{key}/reference_ms"] = optimizer_cpu(reference, bench_name, count)
+        timings[f"{key}/new_ms"], _ = optimizer_cpu(new, bench_name, Budget(evaluations=count))
+        timings[f"{key}/reference_ms"], _ = optimizer_cpu(reference, bench_name, Budget(evaluations=count))
         timings[f"{key}/ratio"] = timings[f"{key}/reference_ms"] / timings[f"{key}/new_ms"]
+    if scale.warm_retraining is not None:
+        bench_name, seconds = scale.warm_retraining
+        for variant, settings in (("warm", {}), ("new", {"warm_steps": None})):
+            cost, count = optimizer_cpu("bananas", bench_name, Budget(seconds=seconds), **settings)
+            timings[f"bananas/{variant}_ms"], timings[f"bananas/{variant}_evaluations"] = cost, float(count)
+    names, reference, bench_name, count = scale.multi_objective
+    values[f"multi_objective/{bench_name}/evaluations"] = float(count)
+    for name in (*names, reference):
+        options = {"n_objectives": len(OBJECTIVES)} if name.endswith("-optuna") else {}
+        timings[f"multi_objective/{name}_ms"], _ = optimizer_cpu(name, bench_name, Budget(evaluations=count),
+                                                                 objectives=OBJECTIVES, **options)
     timings.update({"load_average/start": load, "load_average/end": os.getloadavg()[0], "cores": float(os.cpu_count())})
     return values, timings
 
@@ -186,11 +216,15 @@ def measure(scale: Scale, jobs: int) -> tuple[dict[str, float], dict[str, float]
 def generate(scale: str, results: Path, jobs: int) -> Generated:
     chosen = CHEAP_SCALE if scale == CHEAP else FULL_SCALE
     values, timings = measure(chosen, jobs)
+    mo_names, mo_reference, mo_bench, mo_count = chosen.multi_objective
     configurations = (f"queries/nb101-lite/{chosen.query_rows}/{chosen.batch_queries}",
                       *(f"nb101-lite/{name}/1e7 s/{chosen.cheap_seeds} seeds" for name in CHEAP_OPTIMIZERS),
                       f"nb101-lite/re/1e7 s/{chosen.re_seeds} seeds/run_experiment",
                       *(f"{bench}/{new},{reference}/{count} evaluations"
-                        for new, reference, bench, count in chosen.pairs))
+                        for new, reference, bench, count in chosen.pairs),
+                      *((f"{chosen.warm_retraining[0]}/bananas,bananas:warm_steps=None/{chosen.warm_retraining[1]:g} s",)
+                        if chosen.warm_retraining else ()),
+                      f"{mo_bench}/{','.join((*mo_names, mo_reference))}/{mo_count} evaluations/{','.join(OBJECTIVES)}")
     used_seeds = tuple(range(max(chosen.cheap_seeds + 1, chosen.re_seeds)))  # with the warm-up seed
     return Generated(table(values, timings, chosen), values, configurations, used_seeds, timings)
 
@@ -230,4 +264,29 @@ def table(values: dict[str, float], timings: dict[str, float], scale: Scale) -> 
                      f"{values[f'{key}/evaluations']:.0f} evaluations, seed {SEED} | {timings[f'{key}/new_ms']:.2f} ms "
                      f"({_times(timings[f'{key}/ratio'])} less) | `{reference}`: "
                      f"{timings[f'{key}/reference_ms']:.1f} ms | `bench/bench_optimizer_cpu.py` |")
+    if scale.warm_retraining is not None:
+        bench_name, seconds = scale.warm_retraining
+        lines.append(f"| `bananas` (warm retraining, the default), optimizer CPU per evaluation, {bench_name}, one "
+                     f"{_power_of_ten(seconds)} s run, seed {SEED} | {timings['bananas/warm_ms']:.1f} ms over "
+                     f"{timings['bananas/warm_evaluations']:,.0f} evaluations "
+                     f"({_times(timings['bananas/new_ms'] / timings['bananas/warm_ms'])} less) | new networks at "
+                     f"every retraining (`warm_steps=None`): {timings['bananas/new_ms']:.1f} ms over "
+                     f"{timings['bananas/new_evaluations']:,.0f} | `bench/bench_optimizer_cpu.py --optimizers bananas` |")
+    names, reference, bench_name, count = scale.multi_objective
+    costs = ", ".join(f"`{name}` {_milliseconds(timings[f'multi_objective/{name}_ms'])}" for name in names)
+    lines.append(f"| multi-objective optimizers, optimizer CPU per evaluation, {bench_name} with "
+                 f"{' and '.join(OBJECTIVES)}, {values[f'multi_objective/{bench_name}/evaluations']:.0f} evaluations, "
+                 f"seed {SEED} | {costs} | `{reference}`: {_milliseconds(timings[f'multi_objective/{reference}_ms'])} | "
+                 "`bench/bench_multiobjective_speed.py` |")
     return "\n".join(lines)
+
+
+def _power_of_ten(value: float) -> str:
+    """``1e7`` as the pages write budgets (Python's ``1e+07``)."""
+    mantissa, exponent = f"{value:.0e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
+def _milliseconds(value: float) -> str:
+    """A CPU time in ms with three significant digits at most (times from 0.01 to 1,000 ms sit side by side)."""
+    return f"{value:.3g} ms" if value < 100 else f"{value:,.0f} ms"
