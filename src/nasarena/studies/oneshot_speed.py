@@ -74,6 +74,15 @@ def split_sizes(settings: SearchSettings) -> tuple[int, int]:
     return CLASSES * min(settings.subset, TRAIN_PER_CLASS), CLASSES * min(settings.subset, VALID_PER_CLASS)
 
 
+def finalists(settings: SearchSettings) -> int:
+    """The ``finalists`` a search's screening keeps (:meth:`~nasarena.oneshot.search.OneShotSearch.best_of`):
+    Random-WS's setting; ENAS 1, the best of the screening, with no pass over the whole split; 0 for
+    the optimizers that do not screen."""
+    if settings.optimizer not in SCREENING:
+        return 0
+    return settings.finalists if settings.optimizer == "random-ws" else 1
+
+
 def epoch_plan(settings: SearchSettings) -> EpochPlan:
     """One epoch of a search with ``settings`` (see the module docstring). Screening follows
     :meth:`~nasarena.oneshot.search.OneShotSearch.best_of`: every sample on the first
@@ -85,9 +94,8 @@ def epoch_plan(settings: SearchSettings) -> EpochPlan:
     screening = 0
     if settings.optimizer in SCREENING:
         screening = settings.samples * min(settings.screen_batches, valid_batches)
-        finalists = settings.finalists if settings.optimizer == "random-ws" else 1
-        if finalists > 1:
-            screening += finalists * valid_batches
+        if finalists(settings) > 1:
+            screening += finalists(settings) * valid_batches
     return EpochPlan(size, train, valid, math.ceil(train / size), valid_batches, screening)
 
 
@@ -96,7 +104,6 @@ class EpochTime:
     """An epoch's seconds, extrapolated from timed steps and one timed forward pass."""
 
     plan: EpochPlan
-    timed_steps: int
     seconds_per_step: float
     seconds_per_forward: float
 
@@ -115,17 +122,15 @@ class EpochTime:
 
 @dataclass(frozen=True)
 class QuickRun:
-    """The outcome of one quick search: its last epoch's architecture and regret, and its speed."""
+    """The outcome of one quick search: its last epoch's test regret, and its speed."""
 
-    epochs: int
-    architecture: str
     test_regret: float
     seconds_per_epoch: float
 
 
 @contextlib.contextmanager
 def one_thread() -> Iterator[None]:
-    """torch on one intra-op thread inside the block (what the measurement states), restored after."""
+    """torch on one intra-op thread inside (what the measurement states), the count restored after."""
     import torch
 
     before = torch.get_num_threads()
@@ -188,14 +193,13 @@ def time_epoch(settings: SearchSettings, lookup, timed_steps: int, seed: int) ->
     start = time.perf_counter()
     one_shot_accuracy(search.supernet, path, valid)
     forward = (time.perf_counter() - start) / len(valid)
-    return EpochTime(epoch_plan(settings), timed_steps, statistics.mean(seconds[1:]), forward)
+    return EpochTime(epoch_plan(settings), statistics.mean(seconds[1:]), forward)
 
 
 def quick_run(settings: SearchSettings, data, lookup, seed: int, run_dir: Path) -> QuickRun:
-    """Run (or resume) one search into ``run_dir`` and summarise it: the last epoch's architecture
-    and test regret, and the mean seconds of its epochs (end-of-epoch work included)."""
+    """Run (or resume) one search into ``run_dir`` and summarise it: the last epoch's test regret
+    and the mean seconds of its epochs (end-of-epoch work included)."""
     from ..oneshot.run import run_search
 
     records = run_search(settings, seed, run_dir, data=data, lookup=lookup)
-    last = records[-1]
-    return QuickRun(last.epoch, last.architecture, last.test_regret, statistics.mean(r.seconds for r in records))
+    return QuickRun(records[-1].test_regret, statistics.mean(r.seconds for r in records))

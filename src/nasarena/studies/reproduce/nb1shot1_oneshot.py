@@ -6,8 +6,10 @@ Full scale: every optimizer on ``nb1shot1-3``, seed 0, torch on one thread: a qu
 (:func:`~nasarena.oneshot.quick_settings`, 2 epochs on CIFAR-10) for its final test regret in
 ``nb101-lite`` and its seconds per epoch, and the paper configuration's epoch time extrapolated
 from 3 timed steps after a warm-up. Cheap scale: the same plans, and Random-WS's epoch
-extrapolated from 1 timed step at the quick configuration on seeded noise (no CIFAR-10, under a
-second).
+extrapolated from 1 timed step at the quick configuration on seeded noise (no CIFAR-10: a few
+seconds, most of them importing torch and loading the space's table). As every block's runs, the
+quick searches resume in the results folder: a search found complete there is read back, its
+regret and epoch times included.
 
 Compared values (the same on every machine): what the epochs consist of, from the settings alone
 (batch sizes, steps and end-of-epoch forward passes per epoch, images, channels, epochs, the
@@ -34,7 +36,7 @@ import os
 from pathlib import Path
 
 from ...oneshot import OPTIMIZERS, SearchSettings, paper_settings, quick_settings
-from ..oneshot_speed import BENCHMARK, SCREENING, SPACE, epoch_plan, one_thread, quick_run, time_epoch
+from ..oneshot_speed import BENCHMARK, SCREENING, SPACE, epoch_plan, finalists, one_thread, quick_run, time_epoch
 from .pages import Generated
 from .recorded import CHEAP, FULL
 
@@ -71,7 +73,7 @@ def plans() -> dict[str, float]:
                            f"{key}/valid_batches": plan.valid_batches, f"{key}/forwards": plan.forwards})
             if optimizer in SCREENING:
                 values.update({f"{key}/samples": chosen.samples, f"{key}/screen_batches": chosen.screen_batches,
-                               f"{key}/finalists": chosen.finalists if optimizer == "random-ws" else 1})
+                               f"{key}/finalists": finalists(chosen)})
     return {key: float(value) for key, value in values.items()}
 
 
