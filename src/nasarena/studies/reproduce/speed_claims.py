@@ -26,9 +26,10 @@ Times are the measuring process's CPU time, which other processes on a shared ma
 than wall time, except the many seeds of RE, whose wall time is what a user waits for. Every time
 and ratio goes into ``Generated.timings`` (recorded, never compared: they depend on
 the machine and its load); the values are only what does not: the number of evaluations each
-measurement spans (fixed by the simulated budgets and seeds). Full scale: a few CPU minutes,
-most of it the library references. Cheap scale: fewer rows, seeds and evaluations, no ``smac3``
-(its import alone takes seconds).
+measurement spans (fixed by the simulated budgets and seeds). Full scale: about 10 CPU
+minutes, most of it the library references and BANANAS training new networks at every
+retraining. Cheap scale: fewer rows, seeds and evaluations, no ``smac3`` (its import alone takes
+seconds) and no BANANAS.
 """
 
 from __future__ import annotations
