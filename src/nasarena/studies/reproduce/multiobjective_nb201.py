@@ -105,11 +105,11 @@ def summarise(runs: pd.DataFrame) -> dict[str, float]:
             values[f"{key}/best_group"] = float(test.significant and name in test.best_group)
             values[f"{key}/evaluations"] = float(mine[mine["optimizer"] == name].groupby("seed").size().mean())
             if name != BASELINE and BASELINE in regret.columns:
-                values.update(_against_baseline(regret[name], regret[BASELINE], key))
+                values.update(against_baseline(regret[name], regret[BASELINE], key))
     return values
 
 
-def _against_baseline(scores: pd.Series, baseline: pd.Series, key: str) -> dict[str, float]:
+def against_baseline(scores: pd.Series, baseline: pd.Series, key: str) -> dict[str, float]:
     """Seeds on which ``scores`` beat the baseline and the paired Wilcoxon p (NaN, with
     ``same`` 1, where the two are the same fronts on every seed, e.g. RE still sampling)."""
     same = bool(np.allclose(scores, baseline))
