@@ -18,15 +18,8 @@ import sys
 from pathlib import Path
 
 from nasarena.runner.experiment import load_results, run_experiment
-from nasarena.studies.reproduce.multiobjective_nb201 import (
-    OPTIMIZERS,
-    SECONDS,
-    SEEDS,
-    cpu_per_evaluation,
-    specs,
-    summarise,
-    table,
-)
+from nasarena.studies.latency_problems import cpu_per_evaluation, specs
+from nasarena.studies.reproduce.multiobjective_nb201 import OPTIMIZERS, SECONDS, SEEDS, summarise, table
 
 
 def main(out: Path, seeds: int, optimizers: list[str], budget: float, jobs: int) -> None:

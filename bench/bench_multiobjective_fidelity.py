@@ -22,6 +22,7 @@ from pathlib import Path
 
 from nasarena.runner.experiment import load_results, run_experiment
 from nasarena.studies import multiobjective_bench as study
+from nasarena.studies.latency_problems import cpu_per_evaluation
 
 
 def main(out: Path, seeds: int, comparison: study.Comparison, budget: float, jobs: int) -> None:
@@ -30,7 +31,7 @@ def main(out: Path, seeds: int, comparison: study.Comparison, budget: float, job
     planned = study.specs(chosen)
     run_experiment(planned, out, jobs=jobs)
     values = study.summarise(load_results(out, planned), chosen)
-    print(study.markdown(values, study.cpu_per_evaluation(out, planned), chosen))
+    print(study.markdown(values, cpu_per_evaluation(out, planned), chosen))
 
 
 def command_line(default_out: str, default: study.Comparison) -> None:

@@ -2,7 +2,7 @@
 search, at equal simulated time on NB201 x measured latency.
 
 The problems are those of the main comparison of ``docs/multi-objective.md``
-(:mod:`.reproduce.multiobjective_nb201`): ``nb201-cifar10`` with error and latency on a Pixel 3
+(:mod:`.latency_problems`): ``nb201-cifar10`` with error and latency on a Pixel 3
 (``pixel3``) and on a Raspberry Pi 4 (``raspi4``). Every optimizer gets the same simulated time;
 MO-ASHA spends it on 12-epoch trainings and promotes the best third of them, by Pareto rank and
 crowding, to 200 epochs, while the others train every architecture for 200 epochs. Each run's
@@ -27,8 +27,8 @@ reads, per problem and optimizer:
   lower regret and the Wilcoxon signed-rank p.
 
 The optimizer's CPU per evaluation is a timing, measured as the main comparison measures it
-(:func:`cpu_per_evaluation`, re-exported from there: recorded, never compared). :func:`markdown` prints one table per comparison and problem and a verdict computed
-from the values. ``docs/multi-objective.md`` publishes both comparisons at the defaults
+(:func:`.latency_problems.cpu_per_evaluation`: recorded, never compared). :func:`markdown`
+prints one table per comparison and problem and a verdict computed from the values. ``docs/multi-objective.md`` publishes both comparisons at the defaults
 (``nasarena reproduce multi-objective``, block ``bench``); ``bench/bench_multiobjective_fidelity.py``
 and ``bench/bench_multiobjective_ehvi.py`` print them at any size.
 """
@@ -45,12 +45,10 @@ from ..analysis.multiobjective import PROBLEM, final_scores, front_trajectories,
 from ..errors import InvalidSettingError
 from ..runner.experiment import RunSpec
 from ..runner.front import IncumbentFront
+from .latency_problems import BASELINE, BENCHMARK, DEVICES, against_baseline, objectives
+from .latency_problems import specs as problem_specs
 from .reproduce.common import p_value
-from .reproduce.multiobjective_nb201 import BENCHMARK, DEVICES, against_baseline, objectives
-from .reproduce.multiobjective_nb201 import cpu_per_evaluation as cpu_per_evaluation
-from .reproduce.multiobjective_nb201 import specs as problem_specs
 
-BASELINE = "mo-rs"
 #: The p below which a paired difference counts as shown in the verdicts.
 SIGNIFICANCE = 0.05
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import multiobjective_bench as study
+from ..latency_problems import cpu_per_evaluation
 from .common import configurations, run_specs, seeds
 from .pages import Generated
 from .recorded import CHEAP, FULL
@@ -28,5 +29,5 @@ def generate(scale: str, results: Path, jobs: int) -> Generated:
     chosen = STUDIES[scale]
     planned = study.specs(chosen)
     values = study.summarise(run_specs(planned, results, jobs), chosen)
-    timings = study.cpu_per_evaluation(results, planned)
+    timings = cpu_per_evaluation(results, planned)
     return Generated(study.markdown(values, timings, chosen), values, configurations(planned), seeds(planned), timings)

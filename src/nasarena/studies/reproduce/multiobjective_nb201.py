@@ -20,23 +20,19 @@ two seeds, 1.5e5 s (about 100 evaluations: past NSGA-II's random initial populat
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from ...analysis.multiobjective import PROBLEM, final_scores, front_trajectories, true_front
 from ...analysis.statistics import friedman_nemenyi
-from ...runner.experiment import RunSpec, grid, load_timings
-from ...runner.protocol import Budget, RunSettings
+from ...runner.experiment import RunSpec
+from ..latency_problems import BASELINE, BENCHMARK, DEVICES, against_baseline, cpu_per_evaluation, objectives, specs
 from .common import configurations, p_value, run_specs, seeds
 from .pages import Generated
 from .recorded import CHEAP
 
-BENCHMARK = "nb201-cifar10"
-DEVICES = ("pixel3", "raspi4")
 #: Every registered multi-objective optimizer (a test checks the list against the registry).
 OPTIMIZERS = ("mo-rs", "mo-re", "nsga2", "nsga2-optuna", "motpe-optuna", "parego-tpe", "parego-smac",
               "parego-bananas", "mo-asha", "ehvi-rf")
@@ -45,18 +41,6 @@ SECONDS = 3e5
 CHEAP_OPTIMIZERS = ("mo-rs", "mo-re", "nsga2")
 CHEAP_SEEDS = range(2)
 CHEAP_SECONDS = 1.5e5
-BASELINE = "mo-rs"
-
-
-def objectives(device: str) -> str:
-    return f"error,latency:{device}"
-
-
-def specs(optimizers: Sequence[str], run_seeds, seconds: float, devices: Sequence[str] = DEVICES) -> list[RunSpec]:
-    """Every optimizer on every problem (one per device)."""
-    return [spec for device in devices
-            for spec in grid([BENCHMARK], list(optimizers), run_seeds, Budget(seconds=seconds),
-                             run_settings=RunSettings(objectives=tuple(objectives(device).split(","))))]
 
 
 def scale_specs(scale: str) -> list[RunSpec]:
@@ -107,28 +91,6 @@ def summarise(runs: pd.DataFrame) -> dict[str, float]:
             if name != BASELINE and BASELINE in regret.columns:
                 values.update(against_baseline(regret[name], regret[BASELINE], key))
     return values
-
-
-def against_baseline(scores: pd.Series, baseline: pd.Series, key: str) -> dict[str, float]:
-    """Seeds on which ``scores`` beat the baseline and the paired Wilcoxon p (NaN, with
-    ``same`` 1, where the two are the same fronts on every seed, e.g. RE still sampling)."""
-    same = bool(np.allclose(scores, baseline))
-    return {f"{key}/wins": float((scores < baseline).sum()), f"{key}/same": float(same),
-            f"{key}/p_vs_baseline": float("nan") if same else float(stats.wilcoxon(scores, baseline).pvalue)}
-
-
-def cpu_per_evaluation(results: Path, chosen: Sequence[RunSpec]) -> dict[str, float]:
-    """``device/optimizer/cpu_ms_per_evaluation``: the optimizer's measured CPU time (the runner's
-    ``timings/``, cumulative per run) over all its runs' evaluations."""
-    device_of = {spec.file_name: spec.run_settings.objectives[1].split(":", 1)[1] for spec in chosen}
-    timings = load_timings(results)
-    timings = timings[timings["run"].isin(device_of)]
-    per_run = timings.groupby("run").agg(seconds=("optimizer_cpu_time", "max"), evaluations=("evaluation", "size"))
-    per_run["device"] = per_run.index.map(device_of)
-    per_run["optimizer"] = per_run.index.str.split("__").str[1]
-    totals = per_run.groupby(["device", "optimizer"])[["seconds", "evaluations"]].sum()
-    return {f"{device}/{name}/cpu_ms_per_evaluation": float(row["seconds"] / row["evaluations"] * 1e3)
-            for (device, name), row in totals.iterrows()}
 
 
 def _quartiles(values: dict[str, float], key: str) -> str:
