@@ -5,6 +5,10 @@ simulated seconds on ``nb101-noisy``). The page prints, per setup, the algorithm
 the final regret (x 10^4, * the best group of a significant Friedman test over seeds, 98 %) with
 the paper's row beside, then the setups per algorithm. Cheap scale: RE and irace in the four setups
 on ``nb101-lite``, two seeds, 2e5 s (table look-ups; irace's races compare accuracies exactly).
+
+The full scale's runs cost tens of CPU hours, so their final rows are saved in the repository as
+they finish (:mod:`.saved_runs`, ``docs/reproduce/data/anytime-table-i-runs.csv``) and a
+regeneration makes only the runs without a saved row; the cheap scale runs everything each time.
 """
 
 from __future__ import annotations
@@ -21,8 +25,11 @@ from ..anytime_presets import PRESETS
 from .common import configurations, p_value, run_specs, seeds
 from .pages import Generated
 from .recorded import CHEAP
+from .saved_runs import commits, final_rows, saved_path
 
 CHEAP_BUDGET = Budget(seconds=2e5)
+#: The full scale's saved final rows (shared with the differences block, which reads the same runs).
+SAVED = saved_path("anytime-table-i")
 
 
 def specs(scale: str):
@@ -35,10 +42,17 @@ def specs(scale: str):
 
 def generate(scale: str, results: Path, jobs: int) -> Generated:
     chosen = specs(scale)
-    final = final_results(run_specs(chosen, results, jobs))
+    if scale == CHEAP:
+        final, saved = final_results(run_specs(chosen, results, jobs)), ""
+    else:
+        rows = final_rows(chosen, results, jobs, SAVED)
+        final = final_results(rows)
+        saved = (f"\n\nThe {len(rows)} runs' final rows are saved in `docs/reproduce/data/{SAVED.name}`, by "
+                 f"nasarena at commit{'s' if len(commits(rows)) > 1 else ''} {', '.join(commits(rows))}; "
+                 "regenerating makes only the runs without a saved row.")
     final = final.assign(optimizer=final["optimizer"].map(PAPER_NAMES).fillna(final["optimizer"]))
     values = summarise(final)
-    return Generated(table(values), values, configurations(chosen), seeds(chosen))
+    return Generated(table(values) + saved, values, configurations(chosen), seeds(chosen))
 
 
 def summarise(final: pd.DataFrame) -> dict[str, float]:

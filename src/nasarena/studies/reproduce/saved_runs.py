@@ -1,0 +1,128 @@
+"""The final rows of a block's expensive runs, saved in the repository so that no run is made twice.
+
+Why: the anytime paper's Table I needs 240 runs of 1e7 simulated seconds, and SMAC's in the
+cached setups take half an hour of CPU each: tens of CPU hours, more than one sitting of a
+2-core machine, while a results folder does not outlive the machine it was written on. The table
+reads only each run's last evaluation (its final incumbent regret), so such a block keeps those
+rows in ``docs/reproduce/data/<name>-runs.csv``: one row per run, kilobytes in all, with the
+nasarena version and commit that saved it. Regenerating the block makes only the runs without a
+saved row (resumably, in its results folder) and saves each one as it finishes; a run already in
+the results folder is saved without being made again.
+
+The contract of a saved-runs file: a CSV with one row per run, ``run`` (the run file's name:
+benchmark, optimizer, settings hash and seed, so other settings are other runs), the columns of
+:data:`COLUMNS` from the run's last evaluation (floats with 17 significant digits: read back
+bit for bit) and ``version`` and ``commit``. Rows are only added, never replaced. A code change
+that keeps the settings but moves results is what the block's cheap check catches; to make the
+saved runs again on today's code, delete the file.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from ...analysis.trajectories import RUN_KEYS, final_results
+from ...errors import DataFileError, OutputError
+from ...io.claims import claim, release
+from ...io.files import atomic_write_bytes
+from ...runner.experiment import RunSpec, load_results, pending, run_experiment
+from ...version import __version__
+from .provenance import commit
+
+#: Where the repository keeps saved results (beside the saved proxy values of the estimators page).
+DIRECTORY = Path(__file__).resolve().parents[4] / "docs" / "reproduce" / "data"
+#: What a saved row holds of the run's last evaluation: what Table I and its tests read.
+COLUMNS = (*RUN_KEYS, "setup", "evaluation", "sim_time", "incumbent_test_regret", "incumbent_valid_accuracy")
+SAVED_BY = ("version", "commit")
+_TEXT = {"run": str, "benchmark": str, "optimizer": str, "settings_hash": str, "setup": str, "version": str,
+         "commit": str}
+#: How long to wait between tries while another process writes the same file.
+_POLL_SECONDS = 0.05
+
+
+def saved_path(name: str, directory: Path | None = None) -> Path:
+    """The saved-runs file of ``name`` (e.g. ``anytime-table-i``)."""
+    return Path(directory or DIRECTORY) / f"{name}-runs.csv"
+
+
+def read_saved(path: Path) -> pd.DataFrame:
+    """The saved rows of ``path`` (none when the file does not exist yet); a damaged file is a
+    :class:`DataFileError` naming it."""
+    path = Path(path)
+    columns = ["run", *COLUMNS, *SAVED_BY]
+    if not path.is_file():
+        return pd.DataFrame({column: pd.Series(dtype=_TEXT.get(column, float)) for column in columns})
+    try:
+        frame = pd.read_csv(path, dtype=_TEXT, float_precision="round_trip")
+    except (OSError, ValueError, UnicodeDecodeError) as error:
+        raise DataFileError(f"{path} is not a readable saved-runs file ({error}); restore it from git") from None
+    missing = [column for column in columns if column not in frame.columns]
+    if missing:
+        raise DataFileError(f"{path} is not a saved-runs file: it lacks the columns {', '.join(missing)}")
+    if frame["run"].duplicated().any():
+        raise DataFileError(f"{path} saves run {frame.loc[frame['run'].duplicated(), 'run'].iloc[0]} twice")
+    return frame[columns]
+
+
+def save_finished(specs: Sequence[RunSpec], results: Path, path: Path) -> int:
+    """Save the rows of the runs of ``specs`` that are finished in ``results`` but not yet in
+    ``path``; returns how many were added."""
+    saved = set(read_saved(path)["run"])
+    unsaved = [spec for spec in specs if spec.file_name not in saved]
+    open_runs = {spec.file_name for spec in pending(unsaved, results)}
+    finished = [spec for spec in unsaved if spec.file_name not in open_runs]
+    if not finished:
+        return 0
+    rows = final_results(load_results(results, finished))
+    names = {(spec.benchmark, spec.optimizer, spec.settings_hash, spec.seed): spec.file_name for spec in finished}
+    rows.insert(0, "run", [names[key] for key in rows[RUN_KEYS].itertuples(index=False, name=None)])
+    return _add(path, rows)
+
+
+def final_rows(specs: Sequence[RunSpec], results: Path, jobs: int, path: Path) -> pd.DataFrame:
+    """The final rows of ``specs``: the saved ones as saved, the others made (or resumed) in
+    ``results`` and saved as each finishes. One row per run, with the columns of :data:`COLUMNS`."""
+    save_finished(specs, results, path)
+    saved = set(read_saved(path)["run"])
+    missing = sorted((spec for spec in specs if spec.file_name not in saved),
+                     key=lambda spec: (spec.seed, spec.benchmark, spec.optimizer))
+    if missing:
+        run_experiment(missing, results, jobs=jobs, on_finished=lambda spec: save_finished([spec], results, path))
+    rows = read_saved(path)
+    wanted = {spec.file_name for spec in specs}
+    return rows[rows["run"].isin(wanted)].reset_index(drop=True)
+
+
+def commits(rows: pd.DataFrame) -> list[str]:
+    """The commits that saved ``rows``, oldest row first, each once."""
+    return list(dict.fromkeys(rows["commit"]))
+
+
+def _add(path: Path, rows: pd.DataFrame) -> int:
+    """Merge ``rows`` into ``path`` under a claim (two processes never drop each other's rows),
+    written to a temporary sibling and swapped in."""
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"cannot create {path.parent}: {error.strerror or error}") from None
+    while not claim(path.parent, path.name):
+        time.sleep(_POLL_SECONDS)
+    try:
+        before = read_saved(path)
+        new = rows[~rows["run"].isin(set(before["run"]))].assign(version=__version__, commit=commit())
+        if new.empty:
+            return 0
+        merged = pd.concat([before, new[before.columns]], ignore_index=True) if len(before) else new[before.columns]
+        merged = merged.sort_values("run", ignore_index=True)
+        text = io.StringIO()
+        merged.to_csv(text, index=False, float_format="%.17g")
+        atomic_write_bytes(path, text.getvalue().encode())
+        return len(new)
+    finally:
+        release(path.parent, path.name)

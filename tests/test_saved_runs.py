@@ -1,0 +1,76 @@
+"""Saved final rows of expensive runs (issue 38: Table I's runs outlive their results folder)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pandas as pd
+import pytest
+
+from nasarena.analysis.trajectories import final_results
+from nasarena.errors import DataFileError
+from nasarena.runner.experiment import load_results, run_experiment
+from nasarena.runner.protocol import Budget
+from nasarena.studies.anytime_presets import preset
+from nasarena.studies.reproduce import anytime_table
+from nasarena.studies.reproduce.saved_runs import COLUMNS, final_rows, read_saved, save_finished, saved_path
+
+
+def _specs(seeds):
+    return [dataclasses.replace(spec, budget=Budget(seconds=2e4))
+            for spec in preset("anytime-O").specs(["nb101-lite"], seeds=seeds, optimizers=["re"])]
+
+
+def _made(results):
+    return sorted(path.name for path in (results / "runs").glob("*.parquet")) if (results / "runs").is_dir() else []
+
+
+def test_runs_are_saved_as_they_finish_and_never_made_twice(tmp_path):
+    path = saved_path("demo", tmp_path / "data")
+    first = final_rows(_specs([0, 1]), tmp_path / "a", 1, path)
+    expected = final_results(load_results(tmp_path / "a"))
+    assert len(first) == 2 and _made(tmp_path / "a") == sorted(first["run"])
+    for column in COLUMNS:  # the saved rows are the runs' last rows, floats bit for bit
+        assert first[column].tolist() == expected[column].tolist(), column
+    assert set(first["commit"]) and set(first["version"])
+
+    again = final_rows(_specs([0, 1]), tmp_path / "b", 1, path)  # a fresh results folder: nothing is made
+    assert _made(tmp_path / "b") == []
+    pd.testing.assert_frame_equal(again, first)
+
+    more = final_rows(_specs([0, 1, 2]), tmp_path / "c", 1, path)  # only the run without a saved row
+    assert _made(tmp_path / "c") == [_specs([2])[0].file_name]
+    assert len(more) == 3 and len(read_saved(path)) == 3
+
+
+def test_runs_finished_in_the_results_folder_are_saved_without_running_them_again(tmp_path):
+    specs = _specs([0, 1])
+    run_experiment(specs[:1], tmp_path / "runs", jobs=1)
+    path = saved_path("demo", tmp_path)
+    assert save_finished(specs, tmp_path / "runs", path) == 1  # the unfinished seed is left alone
+    assert save_finished(specs, tmp_path / "runs", path) == 0
+    assert read_saved(path)["run"].tolist() == [specs[0].file_name]
+
+
+def test_a_damaged_saved_file_is_named(tmp_path):
+    path = saved_path("demo", tmp_path)
+    path.write_text("run,seed\nx,1\n")
+    with pytest.raises(DataFileError, match="demo-runs.csv.*lacks the columns benchmark"):
+        read_saved(path)
+    final_rows(_specs([0]), tmp_path / "runs", 1, saved := saved_path("ok", tmp_path))
+    text = saved.read_text().splitlines()
+    saved.write_text("\n".join([*text, text[1]]) + "\n")
+    with pytest.raises(DataFileError, match="saves run .*seed000000.parquet twice"):
+        read_saved(saved)
+
+
+def test_the_full_table_reads_the_saved_rows_and_says_where_they_are(tmp_path, monkeypatch):
+    specs = [dataclasses.replace(spec, budget=Budget(seconds=2e4)) for name in ("anytime-O", "anytime-C")
+             for spec in preset(name).specs(["nb101-lite"], seeds=[0, 1], optimizers=["re", "irace"])]
+    monkeypatch.setattr(anytime_table, "specs", lambda scale: specs)
+    monkeypatch.setattr(anytime_table, "SAVED", saved_path("table", tmp_path))
+    generated = anytime_table.generate("full", tmp_path / "runs", 1)
+    assert "The 8 runs' final rows are saved in `docs/reproduce/data/table-runs.csv`" in generated.markdown
+    assert generated.values["O/RE/runs"] == 2 and generated.values["C/irace/runs"] == 2
+    again = anytime_table.generate("full", tmp_path / "elsewhere", 1)
+    assert again.values == generated.values and _made(tmp_path / "elsewhere") == []
