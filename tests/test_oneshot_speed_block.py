@@ -16,6 +16,7 @@ import pytest
 from nasarena.oneshot import quick_settings
 from nasarena.studies import oneshot_speed
 from nasarena.studies.reproduce import markers, nb1shot1_oneshot, recorded
+from nasarena.training.threads import one_thread
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "reproduce" / "nas-bench-1shot1.md"
 
@@ -92,6 +93,6 @@ def test_the_epoch_plan_counts_what_a_search_epoch_does(optimizer):
         return forward(*args, **kwargs)
 
     search.train_step, search.supernet.forward = counted_step, counted_forward
-    with oneshot_speed.one_thread():
+    with one_thread():
         search.run_epoch(0)
     assert (counts["steps"], counts["forwards"]) == (plan.steps, plan.forwards)

@@ -48,6 +48,7 @@ from ..execution import run_tasks
 from ..io.outputs import writer_lock
 from ..io.settings_parquet import read_settings as read_parquet_settings
 from ..io.settings_parquet import write_with_settings
+from ..training.threads import one_thread, worker_on_one_thread
 
 METADATA_KEY = b"nasarena-estimators"
 #: Architectures per task: a chunk is the unit that a kill loses and a resume recomputes.
@@ -192,7 +193,7 @@ def compute_table(space: str, proxies: Sequence[str], out: Path, *, sample: int 
 
         if not tasks:  # complete already: make sure the file says so
             _write(out, _frame(rows, order, chosen), {**settings, "complete": True, "provenance": _provenance()})
-        run_tasks(compute_chunk, tasks, jobs, done, initializer=one_thread, preload=WORKER_MODULES)
+        run_tasks(compute_chunk, tasks, jobs, done, initializer=worker_on_one_thread, preload=WORKER_MODULES)
         return _frame(rows, order, chosen)
 
 
@@ -224,25 +225,14 @@ def compute_chunk(space: str, chunk: tuple, proxies: tuple, images: np.ndarray, 
 
     tensors = torch.from_numpy(images), torch.from_numpy(labels)
     records = []
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
+    with one_thread():
         for text, row in chunk:
             result = compute_proxies(space, text, proxies, images=tensors[0], labels=tensors[1],
                                      image_size=image_size, seed=seed, device=device, scale=dict(scale))
             records.append({"arch": result.arch, "row": row, **result.values,
                             **{f"{name}_seconds": seconds for name, seconds in result.seconds.items()},
                             "device": result.device})
-    finally:
-        torch.set_num_threads(threads)
     return records
-
-
-def one_thread() -> None:
-    """Worker initializer: one torch thread per worker (the workers share the cores)."""
-    import torch
-
-    torch.set_num_threads(1)
 
 
 def _provenance() -> dict:

@@ -26,11 +26,9 @@ The torch imports are inside the functions that train, so the plan imports witho
 
 from __future__ import annotations
 
-import contextlib
 import math
 import statistics
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -126,19 +124,6 @@ class QuickRun:
 
     test_regret: float
     seconds_per_epoch: float
-
-
-@contextlib.contextmanager
-def one_thread() -> Iterator[None]:
-    """torch on one intra-op thread inside (what the measurement states), the count restored after."""
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
 
 
 def noise_data(image_size: int, train_images: int, valid_images: int, seed: int):

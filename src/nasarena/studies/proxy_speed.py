@@ -21,6 +21,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..training.threads import one_thread
+
 SPACE = "nb201"
 SEED = 0
 #: Proxies whose values are counts, the same on every CPU: recorded per timed cell.
@@ -41,8 +43,6 @@ def measure(proxies: Sequence[str], count: int, seed: int = SEED) -> tuple[dict[
     (``ROW/params``, ``ROW/flops``) for the proxies among :data:`COUNTS`.
 
     On one torch thread (the caller's thread count restored afterwards): a table computes on one."""
-    import torch
-
     from ..estimators.compute import batch_size, compute_proxies, minibatch, proxies_named
 
     chosen = cells(count, seed)
@@ -52,9 +52,7 @@ def measure(proxies: Sequence[str], count: int, seed: int = SEED) -> tuple[dict[
         from ..training import load_cifar10
 
         images, labels = minibatch(load_cifar10(), needed, seed)
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
+    with one_thread():
         compute_proxies(SPACE, chosen[0][0], list(proxies), images=images, labels=labels, seed=seed)  # warms up
         cpu = {name: [] for name in proxies}
         wall = {name: [] for name in proxies}
@@ -67,8 +65,6 @@ def measure(proxies: Sequence[str], count: int, seed: int = SEED) -> tuple[dict[
                 wall[name].append(result.seconds[name])
                 if name in COUNTS:
                     values[f"{row}/{name}"] = result.values[name]
-    finally:
-        torch.set_num_threads(threads)
     timings = {}
     for name in proxies:
         timings[f"{name}/cpu_seconds"] = float(np.mean(cpu[name]))

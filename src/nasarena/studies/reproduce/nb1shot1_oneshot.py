@@ -36,7 +36,8 @@ import os
 from pathlib import Path
 
 from ...oneshot import OPTIMIZERS, SearchSettings, paper_settings, quick_settings
-from ..oneshot_speed import BENCHMARK, SCREENING, SPACE, epoch_plan, finalists, one_thread, quick_run, time_epoch
+from ...training.threads import one_thread
+from ..oneshot_speed import BENCHMARK, SCREENING, SPACE, epoch_plan, finalists, quick_run, time_epoch
 from .pages import Generated
 from .recorded import CHEAP, FULL
 

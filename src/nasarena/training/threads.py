@@ -1,0 +1,32 @@
+"""torch on one intra-op thread: the same bits for every worker count, and workers that share cores.
+
+A CPU reduction's summation order depends on torch's thread count, so a computation whose values
+are recorded (a proxy table, a timing that states its thread count) runs on one thread, whatever
+the process had; and a worker of a process pool takes one thread, as its siblings share the cores.
+torch is imported when called, so importing this module costs nothing without the torch extra.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+
+@contextlib.contextmanager
+def one_thread() -> Iterator[None]:
+    """torch on one intra-op thread inside the block; the caller's thread count restored after."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def worker_on_one_thread() -> None:
+    """A process pool worker's initializer: torch on one thread for the worker's lifetime."""
+    import torch
+
+    torch.set_num_threads(1)
