@@ -37,11 +37,6 @@ from ..oneshot.settings import SearchSettings
 SPACE = "nb1shot1-3"
 #: The NB101 table the architectures are looked up in: one real draw per cell (see the module docstring).
 BENCHMARK = "nb101-lite"
-#: NAS-Bench-101's split of CIFAR-10's 50,000 training images (:mod:`nasarena.training.data`): per
-#: class 4,000 train the weights and 1,000 validate, for 10 classes.
-CLASSES = 10
-TRAIN_PER_CLASS = 4_000
-VALID_PER_CLASS = 1_000
 #: The optimizers that choose an epoch's architecture by screening sampled ones with the supernet.
 SCREENING = ("random-ws", "enas")
 
@@ -67,9 +62,12 @@ class EpochPlan:
 def split_sizes(settings: SearchSettings) -> tuple[int, int]:
     """(training, validation) images of the search's data: the NB101 split, or ``subset`` per
     class in each, capped by what the split has (as :func:`nasarena.training.data.load_cifar10`)."""
+    from ..training.data import CLASSES, TRAIN_PER_CLASS, VALID_PER_CLASS  # torch: imported when planned
+
+    classes = len(CLASSES)
     if settings.subset is None:
-        return CLASSES * TRAIN_PER_CLASS, CLASSES * VALID_PER_CLASS
-    return CLASSES * min(settings.subset, TRAIN_PER_CLASS), CLASSES * min(settings.subset, VALID_PER_CLASS)
+        return classes * TRAIN_PER_CLASS, classes * VALID_PER_CLASS
+    return classes * min(settings.subset, TRAIN_PER_CLASS), classes * min(settings.subset, VALID_PER_CLASS)
 
 
 def finalists(settings: SearchSettings) -> int:
@@ -131,13 +129,13 @@ def noise_data(image_size: int, train_images: int, valid_images: int, seed: int)
     the classes) for timing steps: see the module docstring."""
     import torch
 
-    from ..training.data import Cifar10, Split
+    from ..training.data import CLASSES, Cifar10, Split
 
     generator = torch.Generator().manual_seed(seed)
 
     def split(count: int) -> Split:
         images = torch.randint(0, 256, (count, 3, image_size, image_size), generator=generator, dtype=torch.uint8)
-        return Split(images, torch.arange(count) % CLASSES)
+        return Split(images, torch.arange(count) % len(CLASSES))
 
     valid = split(valid_images)
     return Cifar10(train=split(train_images), valid=valid, test=valid, image_size=image_size, subset=None,

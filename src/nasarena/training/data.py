@@ -64,6 +64,10 @@ CACHE_VARIABLE = "NASARENA_CACHE"
 SIDE = 32
 #: Share of each class's training images held out for validation (10,000 of 50,000).
 VALIDATION_SHARE = 5
+#: CIFAR-10's training images of each class, and NAS-Bench-101's split of them (4,000 and 1,000).
+TRAINING_IMAGES_PER_CLASS = 5_000
+VALID_PER_CLASS = TRAINING_IMAGES_PER_CLASS // VALIDATION_SHARE
+TRAIN_PER_CLASS = TRAINING_IMAGES_PER_CLASS - VALID_PER_CLASS
 #: Padding of the random crop at 32 x 32 (scaled with the image side for smaller images).
 CROP_PADDING = 4
 _BATCH_FILES = tuple(f"data_batch_{k}" for k in range(1, 6))
@@ -381,7 +385,8 @@ def _check_classes(source: Path, splits: dict[str, Split], subset: int | None) -
         listing = ", ".join(f"{cls} {count:,}" for cls, count in zip(CLASSES, counts))
         asked = f" (subset={subset}: up to {subset:,} images per class)" if subset is not None else ""
         raise DataFileError(f"{source}: the {name} split{asked} holds {listing} images; CIFAR-10 holds every "
-                            f"class equally often (4,000 train, 1,000 valid and 1,000 test images each), so this "
+                            f"class equally often ({TRAIN_PER_CLASS:,} train, {VALID_PER_CLASS:,} valid and 1,000 "
+                            "test images each), so this "
                             f"source is incomplete (a cut tarball or a partial copy?): point at the complete data set")
 
 
