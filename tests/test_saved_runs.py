@@ -9,7 +9,7 @@ import pytest
 
 from nasarena.analysis.trajectories import final_results
 from nasarena.errors import DataFileError
-from nasarena.runner.experiment import load_results, run_experiment
+from nasarena.runner.experiment import execute, load_results, run_experiment
 from nasarena.runner.protocol import Budget
 from nasarena.studies.anytime_presets import preset
 from nasarena.studies.reproduce import anytime_table
@@ -74,3 +74,24 @@ def test_the_full_table_reads_the_saved_rows_and_says_where_they_are(tmp_path, m
     assert generated.values["O/RE/runs"] == 2 and generated.values["C/irace/runs"] == 2
     again = anytime_table.generate("full", tmp_path / "elsewhere", 1)
     assert again.values == generated.values and _made(tmp_path / "elsewhere") == []
+
+
+def test_table_i_saves_only_runs_of_the_current_presets_and_they_are_made_again():
+    """The repository's saved Table I rows: every one a run the full scale asks for (a change of the
+    presets' settings orphans rows, and is noticed here), and two of the quickest made again on
+    today's code give the saved final rows (a change of the optimizers that moves them is noticed)."""
+    saved = read_saved(anytime_table.SAVED).set_index("run")
+    full = {spec.file_name: spec for spec in anytime_table.specs("full")}
+    assert len(full) == 240
+    assert set(saved.index) <= set(full)
+    for name, row in saved.iterrows():
+        assert (row["setup"], row["seed"]) == (full[name].setup, full[name].seed)
+    quick = [spec for spec in full.values() if spec.seed == 0 and (spec.optimizer, spec.setup) in
+             (("re", "VS"), ("irace", "O"))]
+    assert len(quick) == 2
+    for spec in quick:
+        last = execute(spec).iloc[-1]
+        row = saved.loc[spec.file_name]
+        assert last["evaluation"] == row["evaluation"]
+        for column in ("sim_time", "incumbent_test_regret", "incumbent_valid_accuracy"):
+            assert last[column] == pytest.approx(row[column], rel=1e-9), (spec.file_name, column)
