@@ -25,12 +25,13 @@ SCALES = (FULL, CHEAP)
 RELATIVE_TOLERANCE = 1e-6
 
 
-def _folder() -> Path:
+def folder() -> Path:
+    """Where the records are: package data of ``nasarena.studies``."""
     return Path(str(resources.files("nasarena.studies") / "reproduced"))
 
 
 def _path(page: str) -> Path:
-    return _folder() / f"{page}.json"
+    return folder() / f"{page}.json"
 
 
 def read(page: str) -> dict:
