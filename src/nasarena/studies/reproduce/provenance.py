@@ -17,7 +17,6 @@ from pathlib import Path
 
 from ...io.fingerprint import settings_fingerprint
 from ...version import __version__
-from .recorded import folder as records_folder
 
 
 @dataclass(frozen=True)
@@ -66,12 +65,11 @@ def commit() -> str:
     uncommitted changes (the records ``reproduce`` itself writes do not count), or ``unknown``
     outside a git checkout (an installed wheel)."""
     root = Path(__file__).resolve().parents[4]
-    records = records_folder().resolve()
     try:
         head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=10", "HEAD"], capture_output=True,
                               text=True, timeout=10, check=True).stdout.strip()
         dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no", "--", "src",
-                                f":(exclude){records.relative_to(root).as_posix()}"],  # the records reproduce writes
+                                ":(exclude)src/nasarena/studies/reproduced"],  # the records reproduce writes
                                capture_output=True, text=True, timeout=10, check=True).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"

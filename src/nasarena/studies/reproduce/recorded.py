@@ -25,13 +25,12 @@ SCALES = (FULL, CHEAP)
 RELATIVE_TOLERANCE = 1e-6
 
 
-def folder() -> Path:
-    """Where the records are: package data of ``nasarena.studies``."""
+def _folder() -> Path:
     return Path(str(resources.files("nasarena.studies") / "reproduced"))
 
 
 def _path(page: str) -> Path:
-    return folder() / f"{page}.json"
+    return _folder() / f"{page}.json"
 
 
 def read(page: str) -> dict:
