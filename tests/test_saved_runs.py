@@ -13,7 +13,9 @@ from nasarena.runner.experiment import execute, load_results, run_experiment
 from nasarena.runner.protocol import Budget
 from nasarena.studies.anytime_presets import preset
 from nasarena.studies.reproduce import anytime_table
+from nasarena.studies.reproduce.provenance import commit
 from nasarena.studies.reproduce.saved_runs import COLUMNS, final_rows, read_saved, save_finished, saved_path
+from nasarena.version import __version__
 
 
 def _specs(seeds):
@@ -32,7 +34,7 @@ def test_runs_are_saved_as_they_finish_and_never_made_twice(tmp_path):
     assert len(first) == 2 and _made(tmp_path / "a") == sorted(first["run"])
     for column in COLUMNS:  # the saved rows are the runs' last rows, floats bit for bit
         assert first[column].tolist() == expected[column].tolist(), column
-    assert set(first["commit"]) and set(first["version"])
+    assert set(first["commit"]) == {commit()} and set(first["version"]) == {__version__}
 
     again = final_rows(_specs([0, 1]), tmp_path / "b", 1, path)  # a fresh results folder: nothing is made
     assert _made(tmp_path / "b") == []

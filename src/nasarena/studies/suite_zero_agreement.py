@@ -104,6 +104,7 @@ from ..errors import DataFileError, InvalidSettingError, OutputError
 from ..estimators import PROXIES, Proxy
 from ..io.files import atomic_write_bytes
 from ..spaces.nb201.network import NUM_CLASSES, RESOLUTION
+from .reproduce.common import SAVED_DATA
 
 #: The repository's root, when nasarena runs from a checkout (``src/nasarena/studies/`` is three down).
 _CHECKOUT = Path(__file__).resolve().parents[3]
@@ -114,7 +115,7 @@ SUITE_ZERO_FILE = "suite-zero-zc-nasbench201.json"
 NASLIB_ZEN_FILE = "nb201-naslib-val-200epochs.csv"
 CIFAR10_200_FILE = "nb201-cifar10-200epochs.csv"
 #: Where the repository keeps the saved values.
-RECORDED = _CHECKOUT / "docs" / "reproduce" / "data"
+RECORDED = SAVED_DATA
 
 #: nasarena's dataset names and Suite-Zero's keys.
 DATASETS = {"cifar10": "cifar10", "cifar100": "cifar100", "imagenet16-120": "ImageNet16-120"}

@@ -46,9 +46,9 @@ def generate(scale: str, results: Path, jobs: int) -> Generated:
         final, saved = final_results(run_specs(chosen, results, jobs)), ""
     else:
         rows = final_rows(chosen, results, jobs, SAVED)
-        final = final_results(rows)
+        final, makers = final_results(rows), commits(rows)
         saved = (f"\n\nThe {len(rows)} runs' final rows are saved in `docs/reproduce/data/{SAVED.name}`, by "
-                 f"nasarena at commit{'s' if len(commits(rows)) > 1 else ''} {', '.join(commits(rows))}; "
+                 f"nasarena at commit{'s' if len(makers) > 1 else ''} {', '.join(makers)}; "
                  "regenerating makes only the runs without a saved row.")
     final = final.assign(optimizer=final["optimizer"].map(PAPER_NAMES).fillna(final["optimizer"]))
     values = summarise(final)

@@ -10,12 +10,22 @@ import pandas as pd
 from ...io.packaged import read_manifest
 from ...runner.experiment import RunSpec, load_results, run_experiment
 
+#: Where the repository keeps the results behind its pages that cost too much to recompute each time
+#: (the estimators page's proxy values, the final rows of Table I's runs), when nasarena runs
+#: from a checkout (``src/nasarena/studies/reproduce/`` is four down).
+SAVED_DATA = Path(__file__).resolve().parents[4] / "docs" / "reproduce" / "data"
+
 
 def run_specs(specs: Sequence[RunSpec], results: Path, jobs: int) -> pd.DataFrame:
     """Run (or resume) ``specs`` into ``results`` and load exactly their rows."""
-    ordered = sorted(specs, key=lambda spec: (spec.seed, spec.benchmark, spec.optimizer))
+    ordered = seed_by_seed(specs)
     run_experiment(ordered, results, jobs=jobs)
     return load_results(results, ordered)
+
+
+def seed_by_seed(specs: Sequence[RunSpec]) -> list[RunSpec]:
+    """``specs`` in the order they run: seed by seed, so that an interrupted grid leaves whole seeds."""
+    return sorted(specs, key=lambda spec: (spec.seed, spec.benchmark, spec.optimizer))
 
 
 def configurations(specs: Sequence[RunSpec]) -> tuple[str, ...]:

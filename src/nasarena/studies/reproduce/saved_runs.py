@@ -32,10 +32,9 @@ from ...io.claims import claim, release
 from ...io.files import atomic_write_bytes
 from ...runner.experiment import RunSpec, load_results, pending, run_experiment
 from ...version import __version__
+from .common import SAVED_DATA, seed_by_seed
 from .provenance import commit
 
-#: Where the repository keeps saved results (beside the saved proxy values of the estimators page).
-DIRECTORY = Path(__file__).resolve().parents[4] / "docs" / "reproduce" / "data"
 #: What a saved row holds of the run's last evaluation: what Table I and its tests read.
 COLUMNS = (*RUN_KEYS, "setup", "evaluation", "sim_time", "incumbent_test_regret", "incumbent_valid_accuracy")
 SAVED_BY = ("version", "commit")
@@ -47,7 +46,7 @@ _POLL_SECONDS = 0.05
 
 def saved_path(name: str, directory: Path | None = None) -> Path:
     """The saved-runs file of ``name`` (e.g. ``anytime-table-i``)."""
-    return Path(directory or DIRECTORY) / f"{name}-runs.csv"
+    return Path(directory or SAVED_DATA) / f"{name}-runs.csv"
 
 
 def read_saved(path: Path) -> pd.DataFrame:
@@ -89,8 +88,7 @@ def final_rows(specs: Sequence[RunSpec], results: Path, jobs: int, path: Path) -
     ``results`` and saved as each finishes. One row per run, with the columns of :data:`COLUMNS`."""
     save_finished(specs, results, path)
     saved = set(read_saved(path)["run"])
-    missing = sorted((spec for spec in specs if spec.file_name not in saved),
-                     key=lambda spec: (spec.seed, spec.benchmark, spec.optimizer))
+    missing = seed_by_seed([spec for spec in specs if spec.file_name not in saved])
     if missing:
         run_experiment(missing, results, jobs=jobs, on_finished=lambda spec: save_finished([spec], results, path))
     rows = read_saved(path)
