@@ -63,6 +63,8 @@ is the inverse normal CDF of a uniform made by the SplitMix64 hash of (seed, row
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from scipy.special import ndtr, ndtri
 
@@ -242,13 +244,25 @@ def _values_and_codes(lite, valid, test, real) -> tuple[np.ndarray, np.ndarray]:
     return values, codes
 
 
-def load_noisy(seed: int = 0, compatible_random_stream: bool = False) -> NoisyNB101Benchmark:
-    """``nb101-noisy`` (see the module docstring); ``seed`` seeds the trial draws of queries."""
+@lru_cache(maxsize=1)
+def _table() -> tuple[TabularData, np.ndarray, Description]:
+    """The table, its modelled codes and its description, built once per process and read-only.
+
+    Every benchmark object of the process shares them (its own state is the trial stream and the
+    spent counters): building takes seconds, and a process that loads the benchmark again (a
+    worker running several runs, a one-shot lookup, a test session) then gets it at once."""
     lite = load_arrays(LITE_FILE)
     valid, test, real = build_table()
     values, codes = _values_and_codes(lite, valid, test, real)
-    data = TabularData(values, FIDELITIES, lite["trainable_parameters"].astype(np.int64))
-    description = _description(lite, valid, test, real)
+    parameters = lite["trainable_parameters"].astype(np.int64)
+    for array in (values, codes, parameters):
+        array.setflags(write=False)
+    return TabularData(values, FIDELITIES, parameters), codes, _description(lite, valid, test, real)
+
+
+def load_noisy(seed: int = 0, compatible_random_stream: bool = False) -> NoisyNB101Benchmark:
+    """``nb101-noisy`` (see the module docstring); ``seed`` seeds the trial draws of queries."""
+    data, codes, description = _table()
     return NoisyNB101Benchmark("nb101-noisy", VERSION, data, description, seed=seed,
                                compatible_random_stream=compatible_random_stream, modelled_codes=codes)
 

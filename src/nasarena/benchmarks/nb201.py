@@ -211,14 +211,11 @@ def row_of_cell(arch) -> int:
                                 f"{type(arch).__name__} {arch!r:.80}")
 
 
-def load(dataset: str, seed: int = 0, proxy: str | None = None, unique: bool | str = False) -> TabularBenchmark:
-    """The NB201 benchmark of ``dataset``; with ``proxy`` (a proxy of the embedded table, e.g.
-    synflow) it answers fidelity 0 with that proxy (:mod:`.zero_cost`); with ``unique=True`` one
-    architecture per class of equivalent cells (see the module docstring for why the default is
-    all cells)."""
-    if dataset not in DATASETS:
-        raise InvalidSettingError(f"unknown NB201 dataset {dataset!r}; expected one of {', '.join(DATASETS)}")
-    representatives = unique_cells() if unique_option(unique) else None
+@lru_cache(maxsize=len(DATASETS))
+def _table(dataset: str) -> tuple[np.ndarray, np.ndarray, bool]:
+    """(values, trainable parameters, whether 200-epoch test accuracy exists) of ``dataset``,
+    built once per process and read-only: the per-cell cost model and parameter counts take
+    seconds, and every benchmark object of the dataset shares them."""
     arrays = load_arrays(NB201_FILE)
     cells = [cell_at(i) for i in range(NUM_CELLS)]
     # float64: the data's precision (float32 would merge distinct accuracies of different cells)
@@ -230,9 +227,22 @@ def load(dataset: str, seed: int = 0, proxy: str | None = None, unique: bool | s
             values[:, f, 0, 0, 2] = test
         values[:, f, 0, 0, 3] = [modelled_cost(c, dataset, epochs) for c in cells]
     parameters = np.array([trainable_parameters(c, dataset) for c in cells], dtype=np.int64)
+    values.setflags(write=False)
+    parameters.setflags(write=False)
+    return values, parameters, f"{dataset}_test_200" in arrays
+
+
+def load(dataset: str, seed: int = 0, proxy: str | None = None, unique: bool | str = False) -> TabularBenchmark:
+    """The NB201 benchmark of ``dataset``; with ``proxy`` (a proxy of the embedded table, e.g.
+    synflow) it answers fidelity 0 with that proxy (:mod:`.zero_cost`); with ``unique=True`` one
+    architecture per class of equivalent cells (see the module docstring for why the default is
+    all cells)."""
+    if dataset not in DATASETS:
+        raise InvalidSettingError(f"unknown NB201 dataset {dataset!r}; expected one of {', '.join(DATASETS)}")
+    representatives = unique_cells() if unique_option(unique) else None
+    values, parameters, has_final_test = _table(dataset)
     if representatives is not None:  # every row holds its representative's records
         values, parameters = values[representatives], parameters[representatives]
-    has_final_test = f"{dataset}_test_200" in arrays
     manifest = read_manifest()
     data = TabularData(values, FIDELITIES, parameters, {"cost_seconds": np.ones(NUM_CELLS, dtype=bool)})
     name = f"nb201-{dataset}"

@@ -25,7 +25,10 @@ def run_on_ray(function: Callable[..., Any], arguments: Sequence[tuple], jobs: i
     ray = import_extra("ray", "the ray backend")
     started_here = not ray.is_initialized()
     if started_here:
-        ray.init(num_cpus=max(1, jobs), include_dashboard=False, log_to_driver=False)
+        # worker_niceness 0: tasks at the command's own priority, as on the process pool (Ray's
+        # default, 15, lets any other busy process of the machine starve them)
+        ray.init(num_cpus=max(1, jobs), include_dashboard=False, log_to_driver=False,
+                 _system_config={"worker_niceness": 0})
     try:
         gpus = 1 if gpu_per_task and ray.cluster_resources().get("GPU", 0) >= 1 else 0
         remote = ray.remote(num_gpus=gpus)(function)
