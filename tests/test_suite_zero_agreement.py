@@ -144,3 +144,32 @@ def test_suite_zeros_flops_count_what_ours_leave_out_and_nothing_else():
         assert found["nor_conv_3x3 per output element"] == pytest.approx(3.0)
         assert found["nor_conv_1x1 per output element"] == pytest.approx(3.0)
         assert found["avg_pool_3x3 per output element"] == pytest.approx(9.0)
+
+
+def test_grad_norm_snip_and_fisher_share_one_pass_and_reproduce_the_saved_values():
+    """The three read one backward pass when scored together: the values are the ones each gives
+    alone, and the ones saved (by separate passes) for the first saved CIFAR-10 architecture."""
+    pytest.importorskip("torch")
+    from nasarena.estimators import compute_proxies
+    from nasarena.estimators.compute import minibatch
+    from nasarena.studies.estimator_table import compute_chunk
+    from nasarena.training import load_cifar10
+
+    saved, sidecar = study.load_values("cifar10", "minibatch", RECORDED)
+    settings = sidecar["settings"]
+    try:
+        data = load_cifar10()
+    except DataFileError:
+        pytest.skip("the shared CIFAR-10 images are not here")
+    images, labels = minibatch(data, settings["batch"], settings["seed"])
+    names = ("grad_norm", "snip", "fisher")
+    first = saved.iloc[0]
+    [together] = compute_chunk("nb201", ((first["cell"], None),), names, images.numpy(), labels.numpy(), 32,
+                               settings["seed"], "cpu", (("num_classes", 10),))
+    for name in names:
+        assert together[name] == pytest.approx(first[name], rel=1e-6)
+        alone = compute_proxies("nb201", first["cell"], name, images=images, labels=labels, seed=settings["seed"],
+                                scale={"num_classes": 10})
+        assert alone.values[name] == pytest.approx(together[name], rel=1e-6)
+    # the pass's time is split among its readers, not charged to the first alone
+    assert together["grad_norm_seconds"] == together["snip_seconds"] == together["fisher_seconds"]

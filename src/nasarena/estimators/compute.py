@@ -155,4 +155,8 @@ def compute_proxies(space: str, arch, proxies: Sequence[str] | str, *, images: t
         if target.type == "cuda":
             torch.cuda.synchronize(target)
         seconds[proxy.name] = time.perf_counter() - start
+    for shared in {proxy.shared_pass for proxy in chosen if proxy.shared_pass}:  # its first reader paid for it
+        readers = [proxy.name for proxy in chosen if proxy.shared_pass == shared]
+        each = sum(seconds[name] for name in readers) / len(readers)
+        seconds.update(dict.fromkeys(readers, each))
     return ProxyResult(space=space, arch=text, seed=seed, device=str(target), values=values, seconds=seconds)

@@ -5,8 +5,11 @@ it comes from and the variant computed (sign, aggregation over layers, which lay
 and dropout handling, data or none), so that a table of proxy values says exactly what it holds.
 It scores one :class:`Probe`: a way to build the architecture's freshly initialised network
 (every proxy gets its own, because several of them change the weights), one seeded CIFAR-10
-minibatch and a seed for the proxies that draw their own inputs. Torch-free: the proxies'
-modules import torch, this one does not, so that listing the registry stays cheap.
+minibatch and a seed for the proxies that draw their own inputs. Proxies that read the same pass
+and change nothing (grad_norm, snip and fisher: one backward pass of the same network on the same
+batch) name it in ``Proxy.shared_pass`` and take it from :meth:`Probe.once`, so scoring them
+together costs one pass, not three, with the same values as scoring each alone. Torch-free: the
+proxies' modules import torch, this one does not, so that listing the registry stays cheap.
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,14 @@ class Probe:
     image_size: int
     seed: int
     device: Any
+    _passes: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def once(self, name: str, compute: Callable[[], T]) -> T:
+        """The pass ``name`` of this probe: ``compute()`` at the first call, the same result after
+        (the proxies that share it must not change what it returns)."""
+        if name not in self._passes:
+            self._passes[name] = compute()
+        return self._passes[name]
 
 
 @dataclass(frozen=True)
@@ -45,7 +58,8 @@ class Proxy:
     images of the minibatch it reads (the paper's batch size), 0 when it reads no data (it may
     still draw inputs of its own, as synflow and Zen-score do); ``higher_is_better``: the sign
     under which a larger value predicts a better architecture (all of nasarena's proxies are
-    written so that it does).
+    written so that it does); ``shared_pass``: the name of the :meth:`Probe.once` pass it reads
+    with other proxies ("" for none), so that one call's time for the pass is split among them.
     """
 
     name: str
@@ -54,13 +68,15 @@ class Proxy:
     batch: int
     score: Callable[[Probe], float]
     higher_is_better: bool = True
+    shared_pass: str = ""
 
 
 @dataclass(frozen=True)
 class ProxyResult:
     """The proxies of one architecture: ``values[name]`` and ``seconds[name]``, the measured wall
-    time of that proxy alone (building its network, moving its inputs and scoring; the minibatch
-    is read once per run and not charged). ``arch`` is the space's text form."""
+    time of that proxy (building its network, moving its inputs and scoring; the minibatch is read
+    once per run and not charged; proxies of one call that share a pass split its time equally).
+    ``arch`` is the space's text form."""
 
     space: str
     arch: str

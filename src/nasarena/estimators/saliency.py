@@ -23,9 +23,15 @@ DARTS's drop path is off at initialisation):
   (``reshape_elements``) and the network's score sums every weight. The weighting changes
   rankings (issue 38 measured it on NB201), so the name ``fisher`` means the reference code's
   value.
+
+grad_norm, snip and fisher read one backward pass (:data:`FIRST_ORDER`): scored together they
+cost one pass, with the values each gives alone (``tests/test_estimators.py`` checks they are the
+same to the bit). grasp needs a differentiable gradient and builds its own.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import torch
 
@@ -36,28 +42,69 @@ from .proxy import Probe, Proxy
 BATCH = 64
 
 
-def _weights_and_loss(probe: Probe, create_graph: bool = False):
+#: The pass grad_norm, snip and fisher share (:meth:`.proxy.Probe.once`): they read the same network,
+#: batch and loss and change nothing, so one backward pass gives all three.
+FIRST_ORDER = "saliency first-order pass"
+
+
+@dataclass(frozen=True)
+class FirstOrder:
+    """One backward pass of the mean loss on the minibatch: the scored layers' weights, their
+    gradients (zeros where a weight does not reach the loss) and the fisher score, which needs
+    the layers' output activations and their gradients from the same pass."""
+
+    weights: list[torch.Tensor]
+    gradients: list[torch.Tensor]
+    fisher: float
+
+
+def _first_order_pass(probe: Probe) -> FirstOrder:
     network = probe.build()
+    layers = scored_layers(network)
+    outputs: list[tuple[torch.nn.Module, torch.Tensor]] = []
+    handles = [layer.register_forward_hook(lambda layer, inputs, output: outputs.append((layer, output)))
+               for layer in layers]
+    try:
+        loss = loss_on_batch(network, probe, BATCH)
+    finally:
+        for handle in handles:
+            handle.remove()
     weights = scored_weights(network)
-    loss = loss_on_batch(network, probe, BATCH)
-    gradients = torch.autograd.grad(loss, weights, create_graph=create_graph, allow_unused=True)
-    return weights, [torch.zeros_like(w) if g is None else g for w, g in zip(weights, gradients)]
+    # one backward pass for both: the weights' gradients and the activations'
+    found = torch.autograd.grad(loss, [*weights, *(output for _, output in outputs)], allow_unused=True)
+    gradients = [torch.zeros_like(w) if g is None else g for w, g in zip(weights, found)]
+    fisher = 0.0
+    for (layer, activation), gradient in zip(outputs, found[len(weights):]):
+        if gradient is None:
+            continue
+        product = activation.detach() * gradient
+        per_channel = product.sum(dim=tuple(range(2, product.dim()))) if product.dim() > 2 else product
+        fan_in = layer.weight[0].numel()  # the weights of one output channel: prod(weight.shape[1:])
+        fisher += float(0.5 * per_channel.pow(2).mean(dim=0).sum()) * fan_in
+    return FirstOrder([w.detach() for w in weights], gradients, fisher)
+
+
+def _first_order(probe: Probe) -> FirstOrder:
+    return probe.once(FIRST_ORDER, lambda: _first_order_pass(probe))
 
 
 def _grad_norm(probe: Probe) -> float:
-    _, gradients = _weights_and_loss(probe)
-    return float(sum(gradient.norm() for gradient in gradients))
+    return float(sum(gradient.norm() for gradient in _first_order(probe).gradients))
 
 
 def _snip(probe: Probe) -> float:
-    weights, gradients = _weights_and_loss(probe)
-    return float(sum((weight.detach() * gradient).abs().sum() for weight, gradient in zip(weights, gradients)))
+    passed = _first_order(probe)
+    return float(sum((weight * gradient).abs().sum() for weight, gradient in zip(passed.weights, passed.gradients)))
 
 
 def _grasp(probe: Probe) -> float:
-    weights, gradients = _weights_and_loss(probe, create_graph=True)
+    network = probe.build()
+    weights = scored_weights(network)
+    loss = loss_on_batch(network, probe, BATCH)
+    gradients = torch.autograd.grad(loss, weights, create_graph=True, allow_unused=True)
     # H g as the gradient of g . stop_gradient(g): one Hessian-vector product
-    product = sum((gradient * gradient.detach()).sum() for gradient in gradients if gradient.requires_grad)
+    product = sum((gradient * gradient.detach()).sum() for gradient in gradients
+                  if gradient is not None and gradient.requires_grad)
     if not torch.is_tensor(product) or not product.requires_grad:
         return 0.0
     hessian_gradients = torch.autograd.grad(product, weights, allow_unused=True)
@@ -66,37 +113,16 @@ def _grasp(probe: Probe) -> float:
 
 
 def _fisher(probe: Probe) -> float:
-    network = probe.build()
-    activations = []
-
-    def keep(layer, inputs, output) -> None:
-        output.retain_grad()
-        activations.append((layer, output))
-
-    handles = [layer.register_forward_hook(keep) for layer in scored_layers(network)]
-    try:
-        loss_on_batch(network, probe, BATCH).backward()
-    finally:
-        for handle in handles:
-            handle.remove()
-    total = 0.0
-    for layer, activation in activations:
-        if activation.grad is None:
-            continue
-        product = activation.detach() * activation.grad
-        per_channel = product.sum(dim=tuple(range(2, product.dim()))) if product.dim() > 2 else product
-        fan_in = layer.weight[0].numel()  # the weights of one output channel: prod(weight.shape[1:])
-        total += float(0.5 * per_channel.pow(2).mean(dim=0).sum()) * fan_in
-    return total
+    return _first_order(probe).fisher
 
 
 _PAPER = "Abdelfattah et al. 2021"
 GRAD_NORM = Proxy("grad_norm", _PAPER, "sum over conv/linear layers of ||dL/dW||_2; training mode, 64 images",
-                  BATCH, _grad_norm)
+                  BATCH, _grad_norm, shared_pass=FIRST_ORDER)
 SNIP = Proxy("snip", f"{_PAPER} (Lee et al. 2019)", "sum |W * dL/dW| over conv/linear weights; training mode, "
-             "64 images", BATCH, _snip)
+             "64 images", BATCH, _snip, shared_pass=FIRST_ORDER)
 GRASP = Proxy("grasp", f"{_PAPER} (Wang et al. 2020)", "sum -(W * H dL/dW) over conv/linear weights; training "
               "mode, 64 images", BATCH, _grasp)
 FISHER = Proxy("fisher", f"{_PAPER} (Turner et al. 2020)", "sum over conv/linear output channels of 0.5 * mean "
                "over images of (sum over positions of a * dL/da)^2 times the channel's fan-in (the reference "
-               "code's per-weight spread); training mode, 64 images", BATCH, _fisher)
+               "code's per-weight spread); training mode, 64 images", BATCH, _fisher, shared_pass=FIRST_ORDER)

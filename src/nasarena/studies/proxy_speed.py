@@ -38,8 +38,9 @@ def cells(count: int, seed: int = SEED) -> list[tuple[str, int]]:
 
 def measure(proxies: Sequence[str], count: int, seed: int = SEED) -> tuple[dict[str, float], dict[str, float]]:
     """(values, timings) of timing ``proxies`` on ``count`` cells: per proxy the mean CPU and wall
-    seconds per architecture (``PROXY/cpu_seconds``, ``PROXY/wall_seconds``) and their sums over
-    the proxies (``all/...``); the values are the number of cells and the counts of each cell
+    seconds per architecture (``PROXY/cpu_seconds``, ``PROXY/wall_seconds``), their sums over
+    the proxies (``all/...``) and the mean of one call scoring them all (``together/...``: what
+    a table pays, passes that proxies share computed once); the values are the number of cells and the counts of each cell
     (``ROW/params``, ``ROW/flops``) for the proxies among :data:`COUNTS`.
 
     On one torch thread (the caller's thread count restored afterwards): a table computes on one."""
@@ -57,6 +58,7 @@ def measure(proxies: Sequence[str], count: int, seed: int = SEED) -> tuple[dict[
         cpu = {name: [] for name in proxies}
         wall = {name: [] for name in proxies}
         values: dict[str, float] = {"cells": float(len(chosen)), "proxies": float(len(proxies))}
+        together_cpu, together_wall = [], []
         for text, row in chosen:
             for name in proxies:
                 start = time.process_time()
@@ -65,12 +67,18 @@ def measure(proxies: Sequence[str], count: int, seed: int = SEED) -> tuple[dict[
                 wall[name].append(result.seconds[name])
                 if name in COUNTS:
                     values[f"{row}/{name}"] = result.values[name]
+            start = time.process_time()
+            result = compute_proxies(SPACE, text, list(proxies), images=images, labels=labels, seed=seed)
+            together_cpu.append(time.process_time() - start)
+            together_wall.append(sum(result.seconds.values()))
     timings = {}
     for name in proxies:
         timings[f"{name}/cpu_seconds"] = float(np.mean(cpu[name]))
         timings[f"{name}/wall_seconds"] = float(np.mean(wall[name]))
     timings["all/cpu_seconds"] = sum(timings[f"{name}/cpu_seconds"] for name in proxies)
     timings["all/wall_seconds"] = sum(timings[f"{name}/wall_seconds"] for name in proxies)
+    timings["together/cpu_seconds"] = float(np.mean(together_cpu))
+    timings["together/wall_seconds"] = float(np.mean(together_wall))
     return values, timings
 
 
@@ -96,20 +104,24 @@ def _hours(value: float) -> str:
 
 
 def markdown(values: dict[str, float], timings: dict[str, float], proxies: Sequence[str]) -> str:
-    """The caption, the table (CPU and wall seconds per architecture of each proxy and of all) and
-    the CPU hours of the whole space that the CPU seconds imply."""
+    """The caption, the table (CPU and wall seconds per architecture of each proxy alone and their
+    sum) and the CPU hours of the whole space that one call scoring them all implies."""
     lines = [f"NB201 at full size (CIFAR-10, 32 x 32), one torch thread, seconds per architecture of each proxy "
              f"alone (its network built and scored), the mean over {values['cells']:.0f} seeded unique "
              f"cell{'s' if values['cells'] != 1 else ''} (seed {SEED}) after one unmeasured pass over the first: the CPU seconds of the process and the wall seconds a "
              "table records (inflated by other jobs sharing the machine). Load average "
              f"{timings['load_average/start']:.1f} at the start and {timings['load_average/end']:.1f} at the end, on "
              f"{timings['cores']:.0f} cores (the machine is named below):", "",
-             "| | " + " | ".join(proxies) + " | all |", "|---|" + "---:|" * (len(proxies) + 1)]
+             "| | " + " | ".join(proxies) + " | sum |", "|---|" + "---:|" * (len(proxies) + 1)]
     for label, kind in (("CPU s", "cpu"), ("wall s", "wall")):
         lines.append(f"| {label} | " + " | ".join(_seconds(timings[f"{name}/{kind}_seconds"])
                                                    for name in [*proxies, "all"]) + " |")
-    every = timings["all/cpu_seconds"]
-    sentence = (f"So all {len(proxies)} proxies of the {values['space/cells']:,.0f} NB201 cells take about "
+    every = timings["together/cpu_seconds"]
+    sharing = _sharing(proxies)
+    sentence = ("Scored together in one call, as a table computes them"
+                + (f" ({sharing} read one pass, computed once)" if sharing else "")
+                + f", they take {_seconds(every)} CPU s per architecture: all "
+                f"{len(proxies)} proxies of the {values['space/cells']:,.0f} NB201 cells about "
                 f"{_hours(every * values['space/cells'] / 3600)} CPU-hours on one thread "
                 f"({_hours(every * values['space/unique_cells'] / 3600)} for the "
                 f"{values['space/unique_cells']:,.0f} unique ones)")
@@ -119,3 +131,16 @@ def markdown(values: dict[str, float], timings: dict[str, float], proxies: Seque
         sentence += (f"; {', '.join(cheap[:-1])} and {cheap[-1]} alone about "
                      f"{_hours(subset * values['space/cells'] / 3600)}")
     return "\n".join(lines + ["", sentence + "."])
+
+
+def _sharing(proxies: Sequence[str]) -> str:
+    """The proxies among ``proxies`` that share a pass, in words (``grad_norm, snip and fisher``)."""
+    from ..estimators import PROXIES
+
+    groups: dict[str, list[str]] = {}
+    for name in proxies:
+        shared = getattr(PROXIES[name], "shared_pass", "")
+        if shared:
+            groups.setdefault(shared, []).append(name)
+    named = [", ".join(members[:-1]) + " and " + members[-1] for members in groups.values() if len(members) > 1]
+    return "; ".join(named)
