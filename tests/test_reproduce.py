@@ -115,6 +115,28 @@ def test_the_command_writes_the_page_records_and_checks(fake_page):
     assert recorded.values("fake", "only", recorded.CHEAP) == {"v": 2.0}
 
 
+def test_block_regenerates_only_the_named_block_and_is_refused_without_one_page(fake_page, monkeypatch):
+    value, root = fake_page
+    calls = []
+
+    def other(scale, results, jobs):
+        calls.append(scale)
+        return Generated("other", {"w": 0.0}, ("b/o/h",), (0,))
+
+    page = Page("fake", "fake.md", (PAGES["fake"].blocks[0], Block("other", other, "nothing")))
+    monkeypatch.setitem(PAGES, "fake", page)
+    (root / "docs" / "fake.md").write_text("<!-- generated: only -->\n<!-- end generated: only -->\n"
+                                           "<!-- generated: other -->\n<!-- end generated: other -->\n")
+    args = ["reproduce", "fake", "--docs", str(root / "docs"), "--results", str(root / "results")]
+    ran = CliRunner().invoke(app, [*args, "--block", "only"])
+    assert ran.exit_code == 0 and "fake/only" in ran.output and "fake/other" not in ran.output
+    assert calls == [] and "value 1.0" in (root / "docs" / "fake.md").read_text()
+    refused = CliRunner().invoke(app, [*args, "--block", "neither"])
+    assert refused.exit_code == 2 and "page fake has the blocks only, other" in refused.output
+    refused = CliRunner().invoke(app, ["reproduce", "fake", "anytime", "--block", "only"])
+    assert refused.exit_code == 2 and "--block names blocks of one page" in refused.output
+
+
 def test_the_command_refuses_an_unknown_page_before_any_work():
     ran = CliRunner().invoke(app, ["reproduce", "anytime", "nas-bench-1shot"])
     assert ran.exit_code == 2 and "unknown page 'nas-bench-1shot'" in ran.output and "did you mean" in ran.output

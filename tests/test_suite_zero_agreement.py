@@ -124,15 +124,52 @@ def test_the_like_with_like_table_sets_the_published_column_beside_all_and_uniqu
     published = ABDELFATTAH_NB201["cifar10"]
     for name, value in published.items():
         assert frame.loc[name, "published"] == value
-    assert frame["published"].notna().sum() == len(published)
+    assert frame["published"].notna().sum() == len(published) + 1  # jacob_cov's twice: ours and the released
     # all cells against unique ones: the authors' own jacob_cov scores give the published value
     # over all 15,625 cells (NaN for 341 of them), not over the 6,466 unique cells
-    assert frame.loc["jacob_cov", "all_cells_n"] == 15_625 - 341
-    assert abs(frame.loc["jacob_cov", "all_cells"] - published["jacob_cov"]) < 0.005
-    assert frame.loc["jacob_cov", "unique_cells"] > published["jacob_cov"] + 0.05
+    released = study.RELEASED_JACOB_COV
+    assert frame.loc[released, "published"] == published["jacob_cov"]
+    assert frame.loc[released, "all_cells_n"] == 15_625 - 341
+    assert abs(frame.loc[released, "all_cells"] - published["jacob_cov"]) < 0.005
+    assert frame.loc[released, "unique_cells"] > published["jacob_cov"] + 0.05
     assert frame.loc["synflow", "unique_cells_n"] == 6_466
+    assert list(frame.index).index(released) == list(frame.index).index("jacob_cov") + 1
     text = study.like_with_like_markdown(frame.reset_index())
-    assert "| jacob_cov | 0.731 |" in text and "cifar10-valid" in text
+    assert f"| {released} | 0.731 |" in text and "cifar10-valid" in text
+
+
+def test_the_all_cells_column_reads_the_saved_table_of_the_image_reading_proxies_as_far_as_it_is_computed(
+        tmp_path):
+    """Ours over all cells: each duplicate takes its class representative's value, classes not
+    computed yet are left out and counted, and a table of other settings is refused."""
+    from nasarena.io.settings_parquet import write_with_settings
+    from nasarena.spaces.nb201 import NB201Space
+    from nasarena.studies import all_cell_proxies
+    from nasarena.studies.estimator_table import METADATA_KEY, read_table
+
+    saved = all_cell_proxies.load()
+    if saved is None:
+        pytest.skip(f"{all_cell_proxies.TABLE} is not computed yet")
+    frame = study.published_like_with_like().set_index("proxy")
+    representatives = NB201Space().representatives()
+    covered = np.isin(representatives, saved["row"].to_numpy())
+    truth = study.paper_truth()
+    for name in all_cell_proxies.COMPUTED:
+        defined = np.isfinite(saved[name].to_numpy(float))
+        assert frame.loc[name, "unique_cells_n"] == defined.sum() <= 6_466
+        full = np.full(len(representatives), np.nan)
+        full[saved["row"].to_numpy(int)] = saved[name].to_numpy(float)
+        keep = covered & np.isfinite(full[representatives])
+        assert frame.loc[name, "all_cells_n"] == keep.sum()
+        rho = pd.Series(truth[keep]).corr(pd.Series(full[representatives][keep]), method="spearman")
+        assert frame.loc[name, "all_cells"] == pytest.approx(abs(rho), abs=1e-9)
+        assert frame.loc[name, "values"].startswith("nasarena's saved table (seed 0), ")
+    # a table of other settings is not the column's
+    _, settings = read_table(all_cell_proxies.TABLE)
+    other = tmp_path / "other.parquet"
+    write_with_settings(other, pd.read_parquet(all_cell_proxies.TABLE), {**settings, "seed": 1}, METADATA_KEY)
+    with pytest.raises(DataFileError, match="computed with seed=1, not 0"):
+        all_cell_proxies.load(other)
 
 
 def test_suite_zeros_flops_count_what_ours_leave_out_and_nothing_else():

@@ -79,7 +79,8 @@ the training half; the truth that reproduces the published values from released 
 al.'s own jacob_cov scores give 0.732 against the published 0.731, and nasarena's synflow 0.739
 against 0.737). Beside it: the same |rho| over all 15,625 cells of the values nasarena has for
 every cell (each duplicate takes its class representative's value), and rho over the 6,466 unique
-cells in a column of its own: the two differ by as much as the proxies do from each other.
+cells in a column of its own: the two differ by as much as the proxies do from each other. The
+image-reading proxies' values for every cell are :mod:`.all_cell_proxies`' saved table.
 """
 
 from __future__ import annotations
@@ -503,13 +504,20 @@ def paper_truth(shared: Path | None = None) -> np.ndarray:
     return frame[PAPER_TRUTH].to_numpy(dtype=float)
 
 
-def all_cell_values(shared: Path | None = None) -> dict[str, tuple[np.ndarray, str]]:
-    """Every proxy with a value for each of the 15,625 cells: ``{proxy: (values, source)}``. The
+#: The row of Mellor et al.'s released jacob_cov scores, beside ours (the published value's own source).
+RELEASED_JACOB_COV = "jacob_cov (Mellor et al.'s v1 scores)"
+
+
+def all_cell_values(shared: Path | None = None, computed: Path | None = None) -> dict[str, tuple[np.ndarray, str]]:
+    """Every proxy with values for the 15,625 cells: ``{row label: (values, source)}``. The
     embedded table's proxies (one value per unique cell; each duplicate takes its class
-    representative's), and jacob_cov from Mellor et al.'s released first-version scores (the
-    shared CSV's ``naswot_score``, NaN where undefined), not nasarena's."""
+    representative's), the image-reading ones of :mod:`.all_cell_proxies` (its saved table at
+    ``computed``, as far as it is computed: NaN for the classes not yet), and, under
+    :data:`RELEASED_JACOB_COV`, Mellor et al.'s released first-version jacob_cov scores (the shared
+    CSV's ``naswot_score``, NaN where undefined)."""
     from ..estimators.embedded import embedded_table
     from ..spaces.nb201 import NB201Space
+    from .all_cell_proxies import values_for_every_cell
 
     table = embedded_table("nb201")
     representatives = NB201Space().representatives()
@@ -518,19 +526,22 @@ def all_cell_values(shared: Path | None = None) -> dict[str, tuple[np.ndarray, s
         full = np.full(len(representatives), np.nan)
         full[table["row"].to_numpy(dtype=np.int64)] = table[name].to_numpy(dtype=float)
         found[name] = (full[representatives], "nasarena's embedded table (seed 0)")
+    found |= values_for_every_cell(computed)
     scores = pd.read_csv(shared_file(CIFAR10_200_FILE, shared))["naswot_score"].to_numpy(dtype=float)
-    found.setdefault("jacob_cov", (scores, "Mellor et al.'s released v1 scores"))
+    found[RELEASED_JACOB_COV] = (scores, "Mellor et al.'s released v1 scores")
     return found
 
 
-def published_like_with_like(shared: Path | None = None) -> pd.DataFrame:
+def published_like_with_like(shared: Path | None = None, computed: Path | None = None) -> pd.DataFrame:
     """Abdelfattah et al.'s published NB201 CIFAR-10 |rho| beside the same statistic of the
     values there are for all 15,625 cells (:func:`all_cell_values`) against the same truth
     (:func:`paper_truth`), and rho over the 6,466 unique cells in its own column.
 
-    Columns: ``proxy``, ``published`` (|rho|, all cells), ``values`` (their source, or why there
-    are none for all cells), ``all_cells`` (|rho|) and ``all_cells_n``, ``unique_cells`` (rho,
-    signed) and ``unique_cells_n``; an undefined value is left out (``*_n`` say how many are used)."""
+    Columns: ``proxy`` (the row's label: a proxy's name, or :data:`RELEASED_JACOB_COV`, after
+    ours), ``published`` (|rho|, all cells), ``values`` (their source, or why there are none for
+    all cells), ``all_cells`` (|rho|) and ``all_cells_n``, ``unique_cells`` (rho, signed) and
+    ``unique_cells_n``; an undefined or not yet computed value is left out (``*_n`` say how many
+    are used)."""
     from ..estimators.published import ABDELFATTAH_NB201
     from ..spaces.nb201 import NB201Space
 
@@ -538,15 +549,17 @@ def published_like_with_like(shared: Path | None = None) -> pd.DataFrame:
     truth = paper_truth(shared)
     representatives = NB201Space().representatives()
     unique = representatives == np.arange(len(representatives))
-    values = all_cell_values(shared)
+    values = all_cell_values(shared, computed)
+    labels = [name for name in PROXIES if name in published or name in values]
+    labels.insert(labels.index("jacob_cov") + 1, RELEASED_JACOB_COV)
     records = []
-    for name in (name for name in PROXIES if name in published or name in values):
-        row: dict = {"proxy": name, "published": published.get(name, math.nan)}
-        if name not in values:
-            records.append({**row, "values": "none for all cells (the embedded table holds "
-                                             f"{', '.join(v for v in values if v != 'jacob_cov')})"})
+    for label in labels:
+        row: dict = {"proxy": label, "published": published.get(label.split(" ")[0], math.nan)}
+        if label not in values:
+            records.append({**row, "values": "none for all cells yet (the embedded table holds "
+                                             f"{', '.join(embedded_names(values))})"})
             continue
-        scores, source = values[name]
+        scores, source = values[label]
         row["values"] = source
         for column, cells in (("all_cells", np.ones_like(unique)), ("unique_cells", unique)):
             keep = cells & np.isfinite(scores)
@@ -561,8 +574,15 @@ def published_like_with_like(shared: Path | None = None) -> pd.DataFrame:
     return frame
 
 
+def embedded_names(values: dict[str, tuple[np.ndarray, str]]) -> list[str]:
+    """The proxies of ``values`` that come from the embedded table."""
+    return [name for name, (_, source) in values.items() if source.startswith("nasarena's embedded")]
+
+
 def like_with_like_markdown(frame: pd.DataFrame) -> str:
     """:func:`published_like_with_like`'s table as Markdown, with the line saying what each column is."""
+    from .all_cell_proxies import COMMAND
+
     def number(value, digits: int = 3) -> str:
         return "" if pd.isna(value) else f"{value:.{digits}f}"
 
@@ -579,5 +599,7 @@ def like_with_like_markdown(frame: pd.DataFrame) -> str:
     lines.append("Truth: NB201 CIFAR-10's 200-epoch test accuracy of the cifar10-valid training (mean over seeds), the "
                  "truth of Abdelfattah et al.'s published values; all cells: every one of the 15,625, each duplicate "
                  "with its class representative's value, |rho| as published; unique cells: the 6,466 class "
-                 "representatives, rho with its sign; undefined values left out (n).")
+                 "representatives, rho with its sign; undefined values, and classes not computed yet, left out (n). "
+                 f"nasarena's saved table: `{COMMAND}`, filled in a seeded random order of the unique cells, so "
+                 "that until it is complete its rows are a uniform sample of the classes.")
     return "\n".join(lines)

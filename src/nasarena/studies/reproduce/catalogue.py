@@ -52,7 +52,7 @@ PAGES: dict[str, Page] = {
         Page("estimators", "estimators.md", (
             Block("suite-zero", estimators_page.generate_agreement,
                   "reads the saved values (recomputing them: bench/bench_suite_zero_agreement.py, CPU hours)"),
-            Block("published", estimators_page.generate_published, "seconds: the embedded table and shared scores"),
+            Block("published", estimators_page.generate_published, "seconds: the embedded table, the saved table of the image-reading proxies and shared scores"),
             Block("nb101-short-training", estimators_page.generate_short_training, "look-ups and correlations over "
                   "the embedded table's 500 NB101 cells: seconds"),
             Block("warmup", estimators_page.generate_warmup, "200 runs of 3e5 s on nb201-cifar10 (RE and BANANAS, "

@@ -25,6 +25,8 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pandas as pd
+
 from .. import proxy_speed
 from .. import suite_zero_agreement as study
 from .. import zero_cost_warmup as warmup
@@ -61,10 +63,13 @@ def generate_agreement(scale: str, results: Path, jobs: int) -> Generated:
 
 
 def generate_published(scale: str, results: Path, jobs: int) -> Generated:
-    """Same at both scales: a few seconds over the embedded table and the shared scores."""
+    """Same at both scales: a few seconds over the embedded table, the saved table of the image-reading
+    proxies (:mod:`..all_cell_proxies`: a regeneration reads it as far as it is computed) and the
+    shared scores."""
     frame = study.published_like_with_like()
     values = {f"{row.proxy}/{field}": float(getattr(row, field)) for row in frame.itertuples()
-              for field in ("all_cells", "unique_cells") if getattr(row, field) == getattr(row, field)}
+              for field in ("all_cells", "all_cells_n", "unique_cells", "unique_cells_n")
+              if not pd.isna(getattr(row, field))}
     return Generated(study.like_with_like_markdown(frame), values, ("published/like-with-like",), (0,))
 
 
