@@ -223,6 +223,11 @@ class Optimizer(metaclass=_SettingsChecked):
     #: settings hash, so a results directory never resumes runs made under another default as
     #: runs of this one.
     recorded_defaults: ClassVar[tuple[str, ...]] = ()
+    #: Whether the optimizer's state pickles, so that a run of it saves checkpoints and resumes
+    #: midway (:mod:`nasarena.runner.checkpoint`; the conformance suite checks the resumed run is
+    #: the same). False for wrappers of libraries whose objects hold local functions (Optuna's
+    #: studies, SMAC3's facade): their runs restart from the beginning when killed.
+    checkpointable: ClassVar[bool] = True
 
     def __init__(self, space, seed: int | np.random.Generator = 0):
         self.space = space

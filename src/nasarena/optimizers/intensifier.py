@@ -9,7 +9,7 @@ draw). What follows is SMAC3's loop and incumbent update, specialised to that ca
 objective: one incumbent; the Pareto front of two configurations keeps the challenger only when
 its mean cost is strictly lower):
 
-* **the loop** (:meth:`Intensifier.trials`): while no queued configuration is idle (none queued,
+* **the loop** (:meth:`Intensifier._next`): while no queued configuration is idle (none queued,
   or all have trials running), the incumbent gets one more key if it has one left and is idle,
   and the configuration selector adds a new configuration to the queue with ``N = 1``.
   Otherwise the first idle configuration in the queue is dropped if it was rejected or is the
@@ -27,12 +27,14 @@ costs and checks that they ask for the same trials in the same order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import numpy as np
 
 #: Loop passes without a new trial before giving up (SMAC3's ``retries``).
 RETRIES = 16
+#: The two continuations of the loop (:meth:`Intensifier._next`).
+_NEW_CONFIGURATION, _RACE = "new configuration", "race"
 
 
 class Intensifier:
@@ -47,11 +49,13 @@ class Intensifier:
         self._running: dict[int, set[int]] = {}  # configuration -> keys with a trial running
         self._rejected: set[int] = set()
         self._queue: list[tuple[int, int]] = []  # (configuration, N)
-        self._stream = self.trials()
+        # what the loop does at the next call: propose a new configuration, or hand out the rest of
+        # a configuration's keys of this round (then requeue it); None: start the loop afresh
+        self._continuation: tuple | None = None
 
     def next_trial(self) -> tuple[int, int]:
         """The next (configuration, key) to evaluate; it counts as running until told."""
-        configuration, key = next(self._stream)
+        configuration, key = self._next()
         self._running.setdefault(configuration, set()).add(key)
         return configuration, key
 
@@ -65,8 +69,22 @@ class Intensifier:
         self._update_incumbent(configuration)
 
     # -- SMAC3's loop ----------------------------------------------------------------------------
-    def trials(self) -> Iterator[tuple[int, int]]:
-        """SMAC3's ``Intensifier.__iter__`` for one objective and one instance (see the module)."""
+    def _next(self) -> tuple[int, int]:
+        """SMAC3's ``Intensifier.__iter__`` for one objective and one instance (see the module),
+        one trial per call. SMAC3's loop is a generator; here what it does after each trial it
+        hands out waits in ``_continuation`` until the next call (after the trial's result may
+        have come in, as with the generator), so that the intensifier is plain data: it pickles
+        with the optimizer into a run's checkpoint."""
+        continuation, self._continuation = self._continuation, None
+        if continuation is not None:
+            if continuation[0] == _NEW_CONFIGURATION:
+                self._queue.append((self._new_config(), 1))
+            else:
+                _, entry, keys = continuation
+                if keys:
+                    self._continuation = (_RACE, entry, keys[1:])
+                    return entry[0], keys[0]
+                self._requeue(entry)
         fails = -1
         while True:
             fails += 1
@@ -77,8 +95,8 @@ class Intensifier:
                 if incumbent is not None and incumbent not in self._running and incumbent not in self._rejected:
                     key = next((k for k in range(self.max_config_calls) if not self._covers(incumbent, k)), None)
                     if key is not None:
-                        fails = -1
-                        yield incumbent, key
+                        self._continuation = (_NEW_CONFIGURATION,)
+                        return incumbent, key
                 self._queue.append((self._new_config(), 1))
                 fails = -1
                 continue
@@ -94,14 +112,22 @@ class Intensifier:
                 keys = [k for k in allowed if not self._covers(configuration, k)]
                 if len(keys) > calls - covered:
                     keys = keys[: calls - covered]  # as SMAC3 slices (a negative bound drops from the end)
-                for key in keys:
-                    fails = -1
-                    yield configuration, key
-                self._queue.remove(entry)
-                if calls < self.max_config_calls and (configuration, 2 * calls) not in self._queue:
-                    self._queue.append((configuration, 2 * calls))
+                if keys:
+                    self._continuation = (_RACE, entry, keys[1:])
+                    return configuration, keys[0]
+                if self._requeue(entry):
                     fails = -1
                 break
+
+    def _requeue(self, entry: tuple[int, int]) -> bool:
+        """After a configuration's trials of this round: out of the queue, and back with twice the
+        trials while it may have more; whether it went back."""
+        configuration, calls = entry
+        self._queue.remove(entry)
+        if calls < self.max_config_calls and (configuration, 2 * calls) not in self._queue:
+            self._queue.append((configuration, 2 * calls))
+            return True
+        return False
 
     def _covers(self, configuration: int, key: int) -> bool:
         """Whether ``configuration`` has a finished or running trial on ``key``."""

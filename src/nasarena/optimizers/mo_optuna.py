@@ -34,6 +34,7 @@ def _constraints_func(optuna):
 
 class _OptunaMultiObjective(Optimizer):
     multi_objective = True
+    checkpointable = False  # the library's objects hold local functions: they do not pickle
 
     def _start(self, n_objectives: int, encoding: str, sampler) -> None:
         optuna = import_extra("optuna", f"the {self.name} optimizer")

@@ -99,6 +99,8 @@ class SMAC3(Optimizer):
     closely, higher is cheaper (see ``bench/bench_smac.py``).
     """
 
+    checkpointable = False  # the library's objects hold local functions: they do not pickle
+
     name = "smac3"
     summary = "SMAC by SMAC3 itself (random forest of 5 trees, log EI), any ConfigSpace encoding (the reference of smac)"
 

@@ -23,6 +23,7 @@ from .tpe import TPE
 class TPEOptuna(Optimizer):
     name = "tpe-optuna"
     summary = "TPE by Optuna's TPESampler itself, any ConfigSpace encoding (the reference of tpe)"
+    checkpointable = False  # the library's objects hold local functions: they do not pickle
 
     #: ``tpe``'s settings, on any encoding, and multivariate TPE.
     SETTINGS = {**TPE.SETTINGS,

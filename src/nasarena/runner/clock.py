@@ -35,6 +35,12 @@ class OptimizerClock:
         self._wall, self._cpu = time.perf_counter_ns(), time.process_time_ns()
         self.next_sync = self._wall + SYNC_NS if not exact else float("inf")
 
+    def resumed(self) -> None:
+        """Continue in this process (a run resumed from a checkpoint): the next stretch starts now,
+        on this process's clocks."""
+        self._wall, self._cpu = time.perf_counter_ns(), time.process_time_ns()
+        self.next_sync = self._wall + SYNC_NS if not self.exact else float("inf")
+
     def sync(self, optimizer_ns: int, now_ns: int) -> None:
         """Read the CPU clock: the optimizer's wall time since the last sync (``optimizer_ns`` is
         cumulative) becomes CPU time by the process's share of the CPU over the stretch."""

@@ -6,7 +6,10 @@ they form one Parquet dataset. Rerunning the same experiment skips the runs whos
 and reads back, so an interrupted experiment resumes where it stopped (a damaged file is moved
 aside as ``*.corrupt`` and its run computed again). A run depends only on its spec, so the
 results are the same whatever the backend and the number of processes: run files hold only
-deterministic columns, and the measured optimizer CPU time goes to ``OUT/timings/``.
+deterministic columns, and the measured optimizer CPU time goes to ``OUT/timings/``. A run
+also saves its state every few minutes under ``OUT/checkpoints/``
+(:mod:`.checkpoint`), so a run killed midway resumes where it was, not from its start (Ray's
+workers, which may not share the folder, start their runs over).
 Several experiments may write into one folder at once: each run is claimed first
 (:mod:`nasarena.io.claims`), so it is computed and written exactly once. The runs are
 tasks of :func:`nasarena.execution.run_tasks`: Ctrl-C (``KeyboardInterrupt`` in the main
@@ -37,10 +40,13 @@ from ..execution.pool import PROGRESS_INTERVAL
 from ..io.claims import claim, partial_prefix, release, remove_stale_claims, remove_stale_partials
 from ..io.files import atomic_write_bytes
 from ..io.outputs import own_folder
+from .checkpoint import Checkpoint
 from .protocol import TRAJECTORY_COLUMNS, Budget, RunSettings, run, settings_hash
 
 RUNS_DIR = "runs"
 TIMINGS_DIR = "timings"
+#: Unfinished runs' saved states (:mod:`.checkpoint`), each deleted when its run's file is written.
+CHECKPOINTS_DIR = "checkpoints"
 #: Measured, so different between two runs of one spec: kept out of the run files.
 MEASURED_COLUMNS = ("optimizer_cpu_time",)
 #: Every run file holds these; a file without them is not a run file of nasarena.
@@ -152,8 +158,10 @@ def _benchmark(name: str, options: tuple[tuple[str, object], ...] = ()):
     return BenchmarkSpec(name, options).load()
 
 
-def execute(spec: RunSpec, on_progress: Callable[[float], None] | None = None) -> pd.DataFrame:
-    """Run one spec (benchmarks are loaded once per process); ``on_progress`` as in ``run``."""
+def execute(spec: RunSpec, on_progress: Callable[[float], None] | None = None,
+            checkpoint: Checkpoint | None = None) -> pd.DataFrame:
+    """Run one spec (benchmarks are loaded once per process); ``on_progress`` and ``checkpoint``
+    as in ``run``."""
     from ..optimizers.base import REGISTRY, make
 
     bench = _benchmark(spec.benchmark, spec.benchmark_options)
@@ -163,7 +171,7 @@ def execute(spec: RunSpec, on_progress: Callable[[float], None] | None = None) -
         settings.setdefault("fidelities", bench.fidelities)  # multi-fidelity optimizers use the benchmark's budgets
     optimizer = make(spec.optimizer, bench.space, seed=spec.seed, **settings)
     frame = run(bench, optimizer, spec.budget, spec.seed, spec.run_settings, benchmark_name=spec.benchmark,
-                on_progress=on_progress or _reported_progress(spec))
+                on_progress=on_progress or _reported_progress(spec), checkpoint=checkpoint)
     frame["settings_hash"] = spec.settings_hash
     frame["setup"] = spec.setup
     return frame
@@ -373,8 +381,11 @@ def run_experiment(
 
 def _execute_and_write(spec: RunSpec, out: Path) -> None:
     """Run one spec and write its files (in the worker process, so that the frame is not
-    pickled back and the main process does not write every run in turn)."""
-    _write_run(out, spec, execute(spec))
+    pickled back and the main process does not write every run in turn), saving its state in
+    ``CHECKPOINTS_DIR`` meanwhile so that a run killed midway resumes there."""
+    checkpoint = Checkpoint(Path(out) / CHECKPOINTS_DIR / f"{spec.file_name}.pickle", spec.file_name)
+    _write_run(out, spec, execute(spec, checkpoint=checkpoint))
+    checkpoint.discard()
 
 
 def _run_specs(todo: list[RunSpec], out: Path, jobs: int, backend: str, finish, on_progress=None) -> None:

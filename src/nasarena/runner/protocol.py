@@ -28,6 +28,7 @@ import heapq
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -37,6 +38,7 @@ from ..benchmarks.protocol import ZERO_COST, InvalidArchitectureError
 from ..errors import InvalidSettingError
 from ..io.fingerprint import settings_fingerprint
 from ..optimizers.base import Observation, Optimizer
+from .checkpoint import Checkpoint
 from .clock import OptimizerClock
 from .front import IncumbentFront
 from .objectives import Constraint, RunObjectives, check_optimizer_objectives
@@ -163,6 +165,7 @@ def run(
     settings: RunSettings = RunSettings(),
     benchmark_name: str | None = None,
     on_progress: Callable[[float], None] | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> pd.DataFrame:
     """Run ``optimizer`` on ``benchmark`` until ``budget`` is spent; one trajectory row per evaluation.
 
@@ -185,6 +188,11 @@ def run(
     (:class:`.front.IncumbentFront`); the rows add the objectives' labels, each evaluation's
     validation and test vectors and the size of the incumbent front after it. The incumbent
     columns keep their single-objective meaning there (the most accurate feasible evaluation).
+
+    With a ``checkpoint`` (:mod:`.checkpoint`) the run's state is saved every few minutes, and a
+    run started on a checkpoint of the same run continues from it (``optimizer`` is then the
+    saved one); the rows are those of the run never stopped. An optimizer that is not
+    ``checkpointable`` runs without.
     """
     query_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(2)[1])
     scoring = RunObjectives(benchmark, settings.objectives, settings.constraint) \
@@ -264,9 +272,22 @@ def run(
             heapq.heappush(events, (now + result.cost_seconds, sequence, worker, trial, result, identity, _EVALUATED))
             return
 
-    for worker in range(settings.n_workers):
-        start_next(worker, 0.0)
+    if not optimizer.checkpointable:
+        checkpoint = None  # its state does not pickle: killed, its run starts over
+    shared = {"benchmark": benchmark, "space": benchmark.space}  # what a checkpoint names, not holds
+    saved = None if checkpoint is None else checkpoint.load(shared)
+    if saved is None:
+        for worker in range(settings.n_workers):
+            start_next(worker, 0.0)
+    else:
+        (optimizer, query_rng, cache, events, sequence, started, optimizer_ns, rows, modelled, scored, front,
+         incumbent, cached_in_row, proxies_in_row, clock) = cast(tuple, saved)
+        clock.resumed()
+        ask, tell, read = optimizer.ask, optimizer.tell, clock.read
     while events:
+        if checkpoint is not None and checkpoint.due():  # between two events: the state is whole
+            checkpoint.save((optimizer, query_rng, cache, events, sequence, started, optimizer_ns, rows, modelled,
+                             scored, front, incumbent, cached_in_row, proxies_in_row, clock), shared)
         finish, _, worker, trial, result, identity, kind = heapq.heappop(events)
         if kind == _PROXY:  # told the score; nothing to record
             before = read()

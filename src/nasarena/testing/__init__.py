@@ -153,8 +153,10 @@ def check_benchmark(benchmark, seed: int = 0, samples: int = 5) -> None:
 def check_optimizer(name: str, benchmark, seed: int = 0, evaluations: int = 25) -> None:
     """The Optimizer promises: settings read off the constructor (JSON-ready, and rebuilding from
     them gives the same settings), every setting declared with its range, the same trajectory for
-    the same seed, an invalid architecture told without harm, and ``tell`` refusing a trial it
-    did not hand out or was told already. A multi-objective optimizer runs with the objectives
+    the same seed, the same trajectory again when the run is stopped right after a checkpoint
+    and resumed from it (unless the class says it is not ``checkpointable``), an invalid
+    architecture told without harm, and ``tell`` refusing a trial it did not hand out or was
+    told already. A multi-objective optimizer runs with the objectives
     ``error`` and ``params`` (every benchmark answers both) and is told two-objective vectors."""
     from ..optimizers.base import Observation, Trial, TrialError, make, optimizer_class, setting_names
     from ..runner import Budget, RunSettings, run
@@ -177,7 +179,13 @@ def check_optimizer(name: str, benchmark, seed: int = 0, evaluations: int = 25) 
                     seed=seed, settings=run_settings)
         return frame[["arch_id", "fidelity", "valid_accuracy"]].to_numpy().tolist()
 
-    _require(trajectory() == trajectory(), subject, "proposes the same trajectory for the same seed")
+    whole = trajectory()
+    _require(trajectory() == whole, subject, "proposes the same trajectory for the same seed")
+    if cls.checkpointable:
+        _require(_resumed_trajectory(benchmark, lambda: make(name, benchmark.space, seed=seed, **options),
+                                     Budget(evaluations=evaluations), seed, run_settings) == whole, subject,
+                 "continues a run resumed from its checkpoint as if it had not stopped (set checkpointable = "
+                 "False on an optimizer whose state does not pickle)")
     optimizer = make(name, benchmark.space, seed=seed, **options)
     first = optimizer.ask()
     optimizer.tell(first, Observation(0.0, 0.0, valid=False))
@@ -188,3 +196,39 @@ def check_optimizer(name: str, benchmark, seed: int = 0, evaluations: int = 25) 
         except TrialError:
             continue
         raise ConformanceError(f"{subject}: tell accepted a trial that was told already or never handed out")
+
+
+def _resumed_trajectory(benchmark, new_optimizer, budget, seed: int, run_settings) -> list:
+    """The trajectory of a run stopped right after a checkpoint halfway and resumed from it."""
+    import math
+    import tempfile
+    from pathlib import Path
+
+    from ..runner import run
+    from ..runner.checkpoint import Checkpoint
+
+    class Stopped(Exception):
+        pass
+
+    class StopAfterSave(Checkpoint):
+        def __init__(self, path: Path, at: int):
+            super().__init__(path, "conformance", interval=math.inf)
+            self.calls, self.at = 0, at
+
+        def due(self) -> bool:
+            self.calls += 1
+            return self.calls == self.at
+
+        def save(self, state, shared) -> None:
+            super().save(state, shared)
+            raise Stopped
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "run.pickle"
+        try:
+            frame = run(benchmark, new_optimizer(), budget, seed=seed, settings=run_settings,
+                        checkpoint=StopAfterSave(path, max(1, (budget.evaluations or 2) // 2)))
+        except Stopped:
+            frame = run(benchmark, new_optimizer(), budget, seed=seed, settings=run_settings,
+                        checkpoint=Checkpoint(path, "conformance", interval=math.inf))
+    return frame[["arch_id", "fidelity", "valid_accuracy"]].to_numpy().tolist()

@@ -1,0 +1,128 @@
+"""A run killed midway resumes from its checkpoint (runner.checkpoint): the resumed run's rows are
+those of the run never stopped, on the anytime presets' real runs (SMAC racing on three trials,
+RE with caching, irace on the variable-size encoding), in this process and after ``kill -9``; a
+checkpoint of another run or of other code is ignored; a finished run leaves none behind."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from nasarena.runner import checkpoint as checkpoints
+from nasarena.runner.checkpoint import Checkpoint
+from nasarena.runner.experiment import CHECKPOINTS_DIR, _benchmark, execute, load_results, run_experiment
+from nasarena.runner.protocol import Budget
+from nasarena.studies.anytime_presets import PRESETS
+
+MEASURED = ["optimizer_cpu_time"]
+
+
+class Killed(Exception):
+    """Stands for a kill right after a save."""
+
+
+class KilledAfterSave(Checkpoint):
+    """Saves at the ``at``-th event, then stops the run."""
+
+    def __init__(self, path: Path, key: str, at: int):
+        super().__init__(path, key, interval=math.inf)
+        self.calls, self.at = 0, at
+
+    def due(self) -> bool:
+        self.calls += 1
+        return self.calls == self.at
+
+    def save(self, state, shared) -> None:
+        super().save(state, shared)
+        raise Killed
+
+
+def preset_spec(preset: str, optimizer: str, seconds: float, seed: int = 3):
+    [spec] = PRESETS[preset].specs(seeds=[seed], optimizers=[optimizer])
+    return dataclasses.replace(spec, budget=Budget(seconds=seconds))
+
+
+@pytest.mark.parametrize(("preset", "optimizer", "seconds", "at"), [
+    ("anytime-O", "smac", 3e5, 150),  # the intensifier racing new configurations on three trials
+    ("anytime-C", "re", 1e6, 2_000),  # caching: the cache and the events in flight are state too
+    ("anytime-VS", "irace", 5e5, 300),  # races over the variable-size encoding
+])
+def test_a_run_resumed_from_its_checkpoint_is_the_run_never_stopped(tmp_path, preset, optimizer, seconds, at):
+    spec = preset_spec(preset, optimizer, seconds)
+    whole = execute(spec)
+    path = tmp_path / "run.pickle"
+    with pytest.raises(Killed):
+        execute(spec, checkpoint=KilledAfterSave(path, spec.file_name, at))
+    assert path.is_file()
+    resumed = execute(spec, checkpoint=Checkpoint(path, spec.file_name, interval=math.inf))
+    assert len(whole) > 100
+    pd.testing.assert_frame_equal(resumed.drop(columns=MEASURED), whole.drop(columns=MEASURED))
+
+
+def test_a_checkpoint_of_another_run_or_other_code_is_ignored(tmp_path, monkeypatch):
+    spec = preset_spec("anytime-C", "re", 2e5)
+    path = tmp_path / "run.pickle"
+    with pytest.raises(Killed):
+        execute(spec, checkpoint=KilledAfterSave(path, spec.file_name, 50))
+    bench = _benchmark(spec.benchmark)
+    shared = {"benchmark": bench, "space": bench.space}
+    assert Checkpoint(path, spec.file_name).load(shared) is not None
+    other = dataclasses.replace(spec, seed=4)
+    assert Checkpoint(path, other.file_name).load(shared) is None  # another run's
+    monkeypatch.setattr(checkpoints, "source_digest", lambda: "other code")
+    assert Checkpoint(path, spec.file_name).load(shared) is None  # the same run, other code
+    path.write_bytes(b"not a pickle")
+    monkeypatch.undo()
+    assert Checkpoint(path, spec.file_name).load(shared) is None  # unreadable: a lost head start only
+    pd.testing.assert_frame_equal(execute(spec, checkpoint=Checkpoint(path, spec.file_name)).drop(columns=MEASURED),
+                                  execute(spec).drop(columns=MEASURED))
+
+
+_SCRIPT = """
+import dataclasses, sys
+from pathlib import Path
+from nasarena.runner import checkpoint
+from nasarena.runner.experiment import run_experiment
+from nasarena.runner.protocol import Budget
+from nasarena.studies.anytime_presets import PRESETS
+checkpoint.INTERVAL_SECONDS = 0.5
+[spec] = PRESETS["anytime-O"].specs(seeds=[3], optimizers=["smac"])
+run_experiment([dataclasses.replace(spec, budget=Budget(seconds=float(sys.argv[2])))], Path(sys.argv[1]), jobs=1)
+"""
+
+
+def test_kill_9_midway_then_resume_gives_the_uninterrupted_run_and_no_checkpoint_is_left(tmp_path):
+    seconds = 1e6
+    out = tmp_path / "out"
+    command = [sys.executable, "-c", _SCRIPT, str(out), str(seconds)]
+    process = subprocess.Popen(command, start_new_session=True)
+    folder = out / CHECKPOINTS_DIR
+    deadline = time.monotonic() + 120
+    while not any(folder.glob("*.pickle")) and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert process.poll() is None, "the run ended before its first checkpoint: give it a larger budget"
+    time.sleep(0.6)  # a later checkpoint, some way into the run
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    assert not any((out / "runs").glob("[!.]*.parquet"))  # killed midway: no run file yet
+    subprocess.run(command, check=True, timeout=300)
+    resumed = load_results(out)
+    spec = preset_spec("anytime-O", "smac", seconds)
+    whole = execute(spec)
+    pd.testing.assert_frame_equal(resumed.drop(columns=["benchmark", "optimizer", "settings_hash", "seed", "setup"],
+                                               errors="ignore").reset_index(drop=True),
+                                  whole.drop(columns=[*MEASURED, "benchmark", "optimizer", "settings_hash", "seed",
+                                                      "setup"], errors="ignore").reset_index(drop=True),
+                                  check_dtype=False, check_categorical=False)
+    assert not any(folder.glob("*"))  # the finished run's checkpoint is deleted
+    run_experiment([spec], out, jobs=1)  # nothing left to do: no checkpoint appears
+    assert not any(folder.glob("*"))
