@@ -12,7 +12,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -22,28 +21,9 @@ from nasarena.runner.checkpoint import Checkpoint
 from nasarena.runner.experiment import CHECKPOINTS_DIR, _benchmark, execute, load_results, run_experiment
 from nasarena.runner.protocol import Budget
 from nasarena.studies.anytime_presets import PRESETS
+from nasarena.testing import StoppedAfterSave, stop_after_save
 
 MEASURED = ["optimizer_cpu_time"]
-
-
-class Killed(Exception):
-    """Stands for a kill right after a save."""
-
-
-class KilledAfterSave(Checkpoint):
-    """Saves at the ``at``-th event, then stops the run."""
-
-    def __init__(self, path: Path, key: str, at: int):
-        super().__init__(path, key, interval=math.inf)
-        self.calls, self.at = 0, at
-
-    def due(self) -> bool:
-        self.calls += 1
-        return self.calls == self.at
-
-    def save(self, state, shared) -> None:
-        super().save(state, shared)
-        raise Killed
 
 
 def preset_spec(preset: str, optimizer: str, seconds: float, seed: int = 3):
@@ -60,8 +40,8 @@ def test_a_run_resumed_from_its_checkpoint_is_the_run_never_stopped(tmp_path, pr
     spec = preset_spec(preset, optimizer, seconds)
     whole = execute(spec)
     path = tmp_path / "run.pickle"
-    with pytest.raises(Killed):
-        execute(spec, checkpoint=KilledAfterSave(path, spec.file_name, at))
+    with pytest.raises(StoppedAfterSave):
+        execute(spec, checkpoint=stop_after_save(path, spec.file_name, at))
     assert path.is_file()
     resumed = execute(spec, checkpoint=Checkpoint(path, spec.file_name, interval=math.inf))
     assert len(whole) > 100
@@ -71,8 +51,8 @@ def test_a_run_resumed_from_its_checkpoint_is_the_run_never_stopped(tmp_path, pr
 def test_a_checkpoint_of_another_run_or_other_code_is_ignored(tmp_path, monkeypatch):
     spec = preset_spec("anytime-C", "re", 2e5)
     path = tmp_path / "run.pickle"
-    with pytest.raises(Killed):
-        execute(spec, checkpoint=KilledAfterSave(path, spec.file_name, 50))
+    with pytest.raises(StoppedAfterSave):
+        execute(spec, checkpoint=stop_after_save(path, spec.file_name, 50))
     bench = _benchmark(spec.benchmark)
     shared = {"benchmark": bench, "space": bench.space}
     assert Checkpoint(path, spec.file_name).load(shared) is not None
@@ -94,6 +74,7 @@ from nasarena.runner import checkpoint
 from nasarena.runner.experiment import run_experiment
 from nasarena.runner.protocol import Budget
 from nasarena.studies.anytime_presets import PRESETS
+from nasarena.testing import StoppedAfterSave, stop_after_save
 checkpoint.INTERVAL_SECONDS = 0.5
 [spec] = PRESETS["anytime-O"].specs(seeds=[3], optimizers=["smac"])
 run_experiment([dataclasses.replace(spec, budget=Budget(seconds=float(sys.argv[2])))], Path(sys.argv[1]), jobs=1)

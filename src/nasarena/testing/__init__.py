@@ -198,6 +198,34 @@ def check_optimizer(name: str, benchmark, seed: int = 0, evaluations: int = 25) 
         raise ConformanceError(f"{subject}: tell accepted a trial that was told already or never handed out")
 
 
+
+class StoppedAfterSave(Exception):
+    """Raised by :class:`StopAfterSave` right after its checkpoint is written: a kill, in a test."""
+
+
+def stop_after_save(path, key: str, at: int):
+    """A :class:`~nasarena.runner.checkpoint.Checkpoint` that saves at the ``at``-th event of a
+    run and then stops it (:class:`StoppedAfterSave`), as a kill right after a save would."""
+    import math
+
+    from ..runner.checkpoint import Checkpoint
+
+    class StopAfterSave(Checkpoint):
+        def __init__(self) -> None:
+            super().__init__(path, key, interval=math.inf)
+            self.calls = 0
+
+        def due(self) -> bool:
+            self.calls += 1
+            return self.calls == at
+
+        def save(self, state, shared) -> None:
+            super().save(state, shared)
+            raise StoppedAfterSave
+
+    return StopAfterSave()
+
+
 def _resumed_trajectory(benchmark, new_optimizer, budget, seed: int, run_settings) -> list:
     """The trajectory of a run stopped right after a checkpoint halfway and resumed from it."""
     import math
@@ -207,28 +235,12 @@ def _resumed_trajectory(benchmark, new_optimizer, budget, seed: int, run_setting
     from ..runner import run
     from ..runner.checkpoint import Checkpoint
 
-    class Stopped(Exception):
-        pass
-
-    class StopAfterSave(Checkpoint):
-        def __init__(self, path: Path, at: int):
-            super().__init__(path, "conformance", interval=math.inf)
-            self.calls, self.at = 0, at
-
-        def due(self) -> bool:
-            self.calls += 1
-            return self.calls == self.at
-
-        def save(self, state, shared) -> None:
-            super().save(state, shared)
-            raise Stopped
-
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "run.pickle"
         try:
             frame = run(benchmark, new_optimizer(), budget, seed=seed, settings=run_settings,
-                        checkpoint=StopAfterSave(path, max(1, (budget.evaluations or 2) // 2)))
-        except Stopped:
+                        checkpoint=stop_after_save(path, "conformance", max(1, (budget.evaluations or 2) // 2)))
+        except StoppedAfterSave:
             frame = run(benchmark, new_optimizer(), budget, seed=seed, settings=run_settings,
                         checkpoint=Checkpoint(path, "conformance", interval=math.inf))
     return frame[["arch_id", "fidelity", "valid_accuracy"]].to_numpy().tolist()
