@@ -33,6 +33,7 @@ def preset_spec(preset: str, optimizer: str, seconds: float, seed: int = 3):
 
 @pytest.mark.parametrize(("preset", "optimizer", "seconds", "at"), [
     ("anytime-O", "smac", 3e5, 150),  # the intensifier racing new configurations on three trials
+    ("anytime-CVS", "smac", 3e5, 150),  # the variable-size encoding's conditions, with caching
     ("anytime-C", "re", 1e6, 2_000),  # caching: the cache and the events in flight are state too
     ("anytime-VS", "irace", 5e5, 300),  # races over the variable-size encoding
 ])
@@ -107,3 +108,10 @@ def test_kill_9_midway_then_resume_gives_the_uninterrupted_run_and_no_checkpoint
     assert not any(folder.glob("*"))  # the finished run's checkpoint is deleted
     run_experiment([spec], out, jobs=1)  # nothing left to do: no checkpoint appears
     assert not any(folder.glob("*"))
+
+
+def test_a_state_that_does_not_pickle_never_stops_the_run(tmp_path):
+    saver = Checkpoint(tmp_path / "run.pickle", "a run", interval=0.0)
+    with pytest.warns(RuntimeWarning, match="does not pickle"):
+        saver.save((lambda: None,), {})
+    assert saver.failed and not saver.path.exists() and not saver.due()

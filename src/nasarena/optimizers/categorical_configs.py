@@ -18,12 +18,38 @@ library-backed optimizer that runs them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import InvalidSettingError
 
 Test = Callable[[np.ndarray], np.ndarray]  # rows of category indices -> bool per row
+
+
+@dataclass(frozen=True, eq=False)
+class _OneOf:
+    """A condition's test: whether the parent's column holds one of the ``allowed`` value indices
+    (an inactive parent, -1, never does). A class, not a closure, so that an optimizer holding it
+    pickles into a run's checkpoint."""
+
+    column: int
+    allowed: np.ndarray
+
+    def __call__(self, rows: np.ndarray) -> np.ndarray:
+        return np.isin(rows[:, self.column], self.allowed)
+
+
+@dataclass(frozen=True, eq=False)
+class _Combined:
+    """A conjunction (``all_of``) or disjunction of tests."""
+
+    parts: tuple[Test, ...]
+    all_of: bool
+
+    def __call__(self, rows: np.ndarray) -> np.ndarray:
+        combine = np.logical_and if self.all_of else np.logical_or
+        return combine.reduce([part(rows) for part in self.parts])
 
 
 class CategoricalConfigs:
@@ -73,9 +99,8 @@ class CategoricalConfigs:
 
         def compile_condition(condition) -> Test:
             if isinstance(condition, (cs.AndConjunction, cs.OrConjunction)):
-                parts = [compile_condition(part) for part in condition.components]
-                combine = np.logical_and if isinstance(condition, cs.AndConjunction) else np.logical_or
-                return lambda rows: combine.reduce([part(rows) for part in parts])
+                return _Combined(tuple(compile_condition(part) for part in condition.components),
+                                 isinstance(condition, cs.AndConjunction))
             parent = condition.parent.name
             if parent not in column:
                 raise refuse(f"has a condition on {parent!r}")
@@ -92,8 +117,7 @@ class CategoricalConfigs:
                 allowed = [i for i, v in enumerate(values) if v < condition.value]
             else:
                 raise refuse(f"has a {type(condition).__name__}")
-            allowed_array = np.array(allowed, dtype=np.int64)
-            return lambda rows: np.isin(rows[:, p], allowed_array)  # an inactive parent (-1) never satisfies it
+            return _OneOf(p, np.array(allowed, dtype=np.int64))
 
         #: (column, tests that must all hold) of every conditional parameter, parents first.
         self.conditions: list[tuple[int, list[Test]]] = [

@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import hashlib
 import io
+import math
 import os
 import pickle
 import time
+import warnings
 from functools import lru_cache
 from pathlib import Path
 
@@ -74,6 +76,8 @@ class Checkpoint:
         self.key = key
         self.interval = INTERVAL_SECONDS if interval is None else interval
         self._next = time.monotonic() + self.interval
+        #: Why the run stopped saving checkpoints (None while it saves them).
+        self.failed: str | None = None
 
     def _stamp(self) -> tuple[str, str]:
         return self.key, source_digest()
@@ -83,9 +87,18 @@ class Checkpoint:
         return time.monotonic() >= self._next
 
     def save(self, state: object, shared: dict[str, object]) -> None:
-        """Save ``state`` (anything picklable; ``shared`` objects by name) in place of the last."""
+        """Save ``state`` (``shared`` objects by name) in place of the last. A state that does not
+        pickle never stops the run: it continues without checkpoints (:attr:`failed` says why,
+        and a warning once)."""
         buffer = io.BytesIO()
-        _Pickler(buffer, shared).dump((self._stamp(), state))
+        try:
+            _Pickler(buffer, shared).dump((self._stamp(), state))
+        except (pickle.PicklingError, TypeError, AttributeError) as error:
+            self.failed = f"its state does not pickle ({error})"
+            self._next = math.inf
+            warnings.warn(f"run {self.key}: {self.failed}; it continues without checkpoints, so a kill restarts it",
+                          RuntimeWarning, stacklevel=2)
+            return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_bytes(self.path, buffer.getvalue())
         self._next = time.monotonic() + self.interval

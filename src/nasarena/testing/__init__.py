@@ -221,6 +221,8 @@ def stop_after_save(path, key: str, at: int):
 
         def save(self, state, shared) -> None:
             super().save(state, shared)
+            if self.failed:
+                raise ConformanceError(f"run {key}: {self.failed}; set checkpointable = False on its optimizer")
             raise StoppedAfterSave
 
     return StopAfterSave()
