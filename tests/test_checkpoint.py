@@ -83,7 +83,7 @@ run_experiment([dataclasses.replace(spec, budget=Budget(seconds=float(sys.argv[2
 
 
 def test_kill_9_midway_then_resume_gives_the_uninterrupted_run_and_no_checkpoint_is_left(tmp_path):
-    seconds = 1e6
+    seconds = 6e5
     out = tmp_path / "out"
     command = [sys.executable, "-c", _SCRIPT, str(out), str(seconds)]
     process = subprocess.Popen(command, start_new_session=True)
@@ -92,7 +92,6 @@ def test_kill_9_midway_then_resume_gives_the_uninterrupted_run_and_no_checkpoint
     while not any(folder.glob("*.pickle")) and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
     assert process.poll() is None, "the run ended before its first checkpoint: give it a larger budget"
-    time.sleep(0.6)  # a later checkpoint, some way into the run
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
     assert not any((out / "runs").glob("[!.]*.parquet"))  # killed midway: no run file yet
