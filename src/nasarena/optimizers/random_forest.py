@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import import_extra
+from . import portable_math
 from .integer_trees import ThresholdColumns, grow_forest
 
 #: SMAC3's floor of the predicted variance (``AbstractModel._var_threshold``).
@@ -72,10 +73,10 @@ class LogForest(BootstrapForest):
 
     def leaf_values(self, leaf: np.ndarray, weight: np.ndarray, y: np.ndarray, nodes: int) -> np.ndarray:
         mass = np.bincount(leaf, weights=weight, minlength=nodes)
-        total = np.bincount(leaf, weights=weight * np.exp(y), minlength=nodes)
+        total = np.bincount(leaf, weights=weight * portable_math.exp(y), minlength=nodes)
         values = np.zeros(nodes)
-        np.log(total, out=values, where=mass > 0)
-        values[mass > 0] -= np.log(mass[mass > 0])
+        filled = mass > 0
+        values[filled] = portable_math.log(total[filled]) - portable_math.log(mass[filled])
         return values
 
 

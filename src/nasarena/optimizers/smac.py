@@ -83,9 +83,12 @@ with more than ``INTEGER_VALUES`` values, conditional or log-scaled integers.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy.special import ndtr
 
+from . import portable_math
 from .base import Observation, Optimizer, Setting, Trial
 from .categorical_configs import CategoricalConfigs, Rows
 from .intensifier import Intensifier
@@ -111,14 +114,14 @@ def log_scaled(costs: np.ndarray) -> np.ndarray:
     floor = low - (np.percentile(costs, SCALE_PERCENTILE) - low) - VERY_SMALL
     if floor == high:
         floor *= 1 - VERY_SMALL
-    return np.log((costs - floor) / (high - floor))
+    return portable_math.log((costs - floor) / (high - floor))
 
 
 def log_expected_improvement(mean: np.ndarray, variance: np.ndarray, best: float) -> np.ndarray:
     """SMAC3's ``EI(log=True)`` of predicted log costs against the incumbent's ``best`` (xi = 0)."""
     std = np.sqrt(variance)
     v = (best - mean) / std
-    return np.exp(best) * ndtr(v) - np.exp(0.5 * variance + mean) * ndtr(v - std)
+    return math.exp(best) * ndtr(v) - portable_math.exp(0.5 * variance + mean) * ndtr(v - std)
 
 
 class SMAC(Optimizer):
