@@ -6,8 +6,9 @@ cached setups take half an hour of CPU each: tens of CPU hours, more than one si
 reads only each run's last evaluation (its final incumbent regret), so such a block keeps those
 rows in ``docs/reproduce/data/<name>-runs.csv``: one row per run, kilobytes in all, with the
 nasarena version and commit that saved it. Regenerating the block makes only the runs without a
-saved row (resumably, in its results folder) and saves each one as it finishes; a run already in
-the results folder is saved without being made again.
+saved row (resumably, in its results folder, where a run in progress also keeps a checkpoint:
+:mod:`nasarena.runner.checkpoint`) and saves each one as it finishes; a run already in the
+results folder is saved without being made again.
 
 The contract of a saved-runs file: a CSV with one row per run, ``run`` (the run file's name:
 benchmark, optimizer, settings hash and seed, so other settings are other runs), the columns of
