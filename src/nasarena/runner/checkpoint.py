@@ -78,6 +78,7 @@ class Checkpoint:
         self._next = time.monotonic() + self.interval
         #: Why the run stopped saving checkpoints (None while it saves them).
         self.failed: str | None = None
+        source_digest()  # read now, near when the code was imported, not when the first save is due
 
     def _stamp(self) -> tuple[str, str]:
         return self.key, source_digest()
