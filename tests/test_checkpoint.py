@@ -109,8 +109,13 @@ def test_kill_9_midway_then_resume_gives_the_uninterrupted_run_and_no_checkpoint
     assert not any(folder.glob("*"))
 
 
-def test_a_state_that_does_not_pickle_never_stops_the_run(tmp_path):
+def test_a_state_that_does_not_pickle_or_a_file_that_cannot_be_written_never_stops_the_run(tmp_path):
     saver = Checkpoint(tmp_path / "run.pickle", "a run", interval=0.0)
     with pytest.warns(RuntimeWarning, match="does not pickle"):
         saver.save((lambda: None,), {})
     assert saver.failed and not saver.path.exists() and not saver.due()
+    (tmp_path / "a file").write_text("not a folder")
+    saver = Checkpoint(tmp_path / "a file" / "run.pickle", "a run", interval=0.0)
+    with pytest.warns(RuntimeWarning, match="cannot be written"):
+        saver.save((1, 2), {})
+    assert saver.failed and not saver.due()

@@ -88,21 +88,29 @@ class Checkpoint:
         return time.monotonic() >= self._next
 
     def save(self, state: object, shared: dict[str, object]) -> None:
-        """Save ``state`` (``shared`` objects by name) in place of the last. A state that does not
-        pickle never stops the run: it continues without checkpoints (:attr:`failed` says why,
-        and a warning once)."""
+        """Save ``state`` (``shared`` objects by name) in place of the last. A checkpoint never
+        stops the run: a state that does not pickle, or a file that cannot be written (a full
+        disk), and the run continues without checkpoints (:attr:`failed` says why, and a warning
+        once)."""
         buffer = io.BytesIO()
         try:
             _Pickler(buffer, shared).dump((self._stamp(), state))
         except (pickle.PicklingError, TypeError, AttributeError) as error:
-            self.failed = f"its state does not pickle ({error})"
-            self._next = math.inf
-            warnings.warn(f"run {self.key}: {self.failed}; it continues without checkpoints, so a kill restarts it",
-                          RuntimeWarning, stacklevel=2)
+            self._stop_saving(f"its state does not pickle ({error})")
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(self.path, buffer.getvalue())
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(self.path, buffer.getvalue())
+        except OSError as error:
+            self._stop_saving(f"its checkpoint {self.path} cannot be written ({error.strerror or error})")
+            return
         self._next = time.monotonic() + self.interval
+
+    def _stop_saving(self, reason: str) -> None:
+        self.failed = reason
+        self._next = math.inf
+        warnings.warn(f"run {self.key}: {reason}; it continues without checkpoints, so a kill restarts it",
+                      RuntimeWarning, stacklevel=3)
 
     def load(self, shared: dict[str, object]) -> object | None:
         """The saved state of this run and code, or None (no checkpoint, or another run's or
