@@ -115,7 +115,7 @@ def test_the_command_writes_the_page_records_and_checks(fake_page):
     assert recorded.values("fake", "only", recorded.CHEAP) == {"v": 2.0}
 
 
-def test_block_regenerates_only_the_named_block_and_is_refused_without_one_page(fake_page, monkeypatch):
+def test_blocks_regenerates_only_the_named_blocks_and_is_refused_without_one_page(fake_page, monkeypatch):
     value, root = fake_page
     calls = []
 
@@ -128,13 +128,13 @@ def test_block_regenerates_only_the_named_block_and_is_refused_without_one_page(
     (root / "docs" / "fake.md").write_text("<!-- generated: only -->\n<!-- end generated: only -->\n"
                                            "<!-- generated: other -->\n<!-- end generated: other -->\n")
     args = ["reproduce", "fake", "--docs", str(root / "docs"), "--results", str(root / "results")]
-    ran = CliRunner().invoke(app, [*args, "--block", "only"])
+    ran = CliRunner().invoke(app, [*args, "--blocks", "only"])
     assert ran.exit_code == 0 and "fake/only" in ran.output and "fake/other" not in ran.output
     assert calls == [] and "value 1.0" in (root / "docs" / "fake.md").read_text()
-    refused = CliRunner().invoke(app, [*args, "--block", "neither"])
+    refused = CliRunner().invoke(app, [*args, "--blocks", "neither"])
     assert refused.exit_code == 2 and "page fake has the blocks only, other" in refused.output
-    refused = CliRunner().invoke(app, ["reproduce", "fake", "anytime", "--block", "only"])
-    assert refused.exit_code == 2 and "--block names blocks of one page" in refused.output
+    refused = CliRunner().invoke(app, ["reproduce", "fake", "anytime", "--blocks", "only"])
+    assert refused.exit_code == 2 and "--blocks names blocks of one page" in refused.output
 
 
 def test_the_command_refuses_an_unknown_page_before_any_work():

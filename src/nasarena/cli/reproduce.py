@@ -20,8 +20,8 @@ def reproduce_command(
                                             "are resumed."),
     docs: Path = typer.Option(Path("docs"), help="The documentation folder holding the pages."),
     list_pages: bool = typer.Option(False, "--list", help="List the pages, their blocks and full-scale cost."),
-    blocks: list[str] = typer.Option(None, "--block", help="Only this block of the named page (repeat for more; "
-                                                           "see --list), e.g. a block whose saved data grew."),
+    blocks: str = typer.Option(None, "--blocks", help="Only these blocks of the named page, comma-separated (see "
+                                                     "--list), e.g. a block whose saved data grew."),
 ) -> None:
     """Rerun each page's experiments and write its tables between the page's generated markers,
     with a provenance line (version and commit, settings digest, seeds, machine, date); print the
@@ -42,18 +42,19 @@ def reproduce_command(
     names = list(pages) if pages else list(PAGES)
     for name in names:
         page(name)  # every name checked before any work
-    if blocks and len(names) != 1:
-        raise InvalidSettingError("--block names blocks of one page: name that page, e.g. "
-                                  "`nasarena reproduce estimators --block published`")
-    for block in blocks or []:
+    chosen = [block.strip() for block in blocks.split(",") if block.strip()] if blocks else []
+    if chosen and len(names) != 1:
+        raise InvalidSettingError("--blocks names blocks of one page: name that page, e.g. "
+                                  "`nasarena reproduce estimators --blocks published`")
+    for block in chosen:
         known = [b.name for b in page(names[0]).blocks]
         if block not in known:
-            raise InvalidSettingError(f"--block {block}: page {names[0]} has the blocks {', '.join(known)}")
+            raise InvalidSettingError(f"--blocks {block}: page {names[0]} has the blocks {', '.join(known)}")
     scale = CHEAP if cheap else FULL
     moved_any = False
     for name in names:
         for outcome in reproduce(name, scale, jobs=jobs or os.cpu_count() or 1, results=results, docs=docs,
-                                 check=check, blocks=blocks or None):
+                                 check=check, blocks=chosen or None):
             where = f"{outcome.page}/{outcome.block} ({scale})"
             if outcome.moved:
                 moved_any = True
