@@ -13,8 +13,16 @@ from nasarena.runner.experiment import execute, load_results, run_experiment
 from nasarena.runner.protocol import Budget
 from nasarena.studies.anytime_presets import preset
 from nasarena.studies.reproduce import anytime_table
-from nasarena.studies.reproduce.provenance import commit
-from nasarena.studies.reproduce.saved_runs import COLUMNS, final_rows, read_saved, save_finished, saved_path
+from nasarena.studies.reproduce.provenance import commit, machine
+from nasarena.studies.reproduce.saved_runs import (
+    COLUMNS,
+    UNRECORDED,
+    final_rows,
+    machines,
+    read_saved,
+    save_finished,
+    saved_path,
+)
 from nasarena.version import __version__
 
 
@@ -35,6 +43,7 @@ def test_runs_are_saved_as_they_finish_and_never_made_twice(tmp_path):
     for column in COLUMNS:  # the saved rows are the runs' last rows, floats bit for bit
         assert first[column].tolist() == expected[column].tolist(), column
     assert set(first["commit"]) == {commit()} and set(first["version"]) == {__version__}
+    assert set(first["machine"]) == {machine()}
 
     again = final_rows(_specs([0, 1]), tmp_path / "b", 1, path)  # a fresh results folder: nothing is made
     assert _made(tmp_path / "b") == []
@@ -73,6 +82,7 @@ def test_the_full_table_reads_the_saved_rows_and_says_where_they_are(tmp_path, m
     monkeypatch.setattr(anytime_table, "SAVED", saved_path("table", tmp_path))
     generated = anytime_table.generate("full", tmp_path / "runs", 1)
     assert "The 8 runs' final rows are saved in `docs/reproduce/data/table-runs.csv`" in generated.markdown
+    assert f"on {machine()} (8 runs);" in generated.markdown
     assert generated.values["O/RE/runs"] == 2 and generated.values["C/irace/runs"] == 2
     again = anytime_table.generate("full", tmp_path / "elsewhere", 1)
     assert again.values == generated.values and _made(tmp_path / "elsewhere") == []
@@ -97,3 +107,8 @@ def test_table_i_saves_only_runs_of_the_current_presets_and_they_are_made_again(
         assert last["evaluation"] == row["evaluation"]
         for column in ("sim_time", "incumbent_test_regret", "incumbent_valid_accuracy"):
             assert last[column] == pytest.approx(row[column], rel=1e-9), (spec.file_name, column)
+
+
+def test_machines_are_counted_most_runs_first():
+    rows = pd.DataFrame({"machine": [UNRECORDED, "AMD EPYC 7B13, 2 cores", UNRECORDED, "Intel Xeon, 2 cores"]})
+    assert machines(rows) == "not recorded (2 runs); AMD EPYC 7B13, 2 cores (1 run); Intel Xeon, 2 cores (1 run)"

@@ -25,7 +25,7 @@ from ..anytime_presets import PRESETS
 from .common import configurations, p_value, run_specs, seeds
 from .pages import Generated
 from .recorded import CHEAP
-from .saved_runs import commits, final_rows, saved_path
+from .saved_runs import commits, final_rows, machines, saved_path
 
 CHEAP_BUDGET = Budget(seconds=2e5)
 #: The full scale's saved final rows (shared with the differences block, which reads the same runs).
@@ -48,7 +48,7 @@ def generate(scale: str, results: Path, jobs: int) -> Generated:
         rows = final_rows(chosen, results, jobs, SAVED)
         final, makers = final_results(rows), commits(rows)
         saved = (f"\n\nThe {len(rows)} runs' final rows are saved in `docs/reproduce/data/{SAVED.name}`, by "
-                 f"nasarena at commit{'s' if len(makers) > 1 else ''} {', '.join(makers)}; "
+                 f"nasarena at commit{'s' if len(makers) > 1 else ''} {', '.join(makers)}, on {machines(rows)}; "
                  "regenerating makes only the runs without a saved row.")
     final = final.assign(optimizer=final["optimizer"].map(PAPER_NAMES).fillna(final["optimizer"]))
     values = summarise(final)

@@ -13,7 +13,10 @@ results folder is saved without being made again.
 The contract of a saved-runs file: a CSV with one row per run, ``run`` (the run file's name:
 benchmark, optimizer, settings hash and seed, so other settings are other runs), the columns of
 :data:`COLUMNS` from the run's last evaluation (floats with 17 significant digits: read back
-bit for bit) and ``version`` and ``commit``. Rows are only added, never replaced. A code change
+bit for bit) and ``version``, ``commit`` and ``machine`` (CPU model and cores: since SMAC's
+exp and log are the C library's, :mod:`nasarena.optimizers.portable_math`, the machine no longer
+moves a row, and the column lets anyone check that; rows saved before it existed say
+:data:`UNRECORDED`). Rows are only added, never replaced. A code change
 that keeps the settings but moves results is what the block's cheap check catches; to make the
 saved runs again on today's code, delete the file.
 """
@@ -34,13 +37,15 @@ from ...io.files import atomic_write_bytes
 from ...runner.experiment import RunSpec, load_results, pending, run_experiment
 from ...version import __version__
 from .common import SAVED_DATA, seed_by_seed
-from .provenance import commit
+from .provenance import commit, machine
 
 #: What a saved row holds of the run's last evaluation: what Table I and its tests read.
 COLUMNS = (*RUN_KEYS, "setup", "evaluation", "sim_time", "incumbent_test_regret", "incumbent_valid_accuracy")
-SAVED_BY = ("version", "commit")
+SAVED_BY = ("version", "commit", "machine")
+#: The machine of the rows saved before the column existed (the first 80 runs of Table I).
+UNRECORDED = "not recorded"
 _TEXT = {"run": str, "benchmark": str, "optimizer": str, "settings_hash": str, "setup": str, "version": str,
-         "commit": str}
+         "commit": str, "machine": str}
 #: How long to wait between tries while another process writes the same file.
 _POLL_SECONDS = 0.05
 
@@ -102,6 +107,13 @@ def commits(rows: pd.DataFrame) -> list[str]:
     return list(dict.fromkeys(rows["commit"]))
 
 
+def machines(rows: pd.DataFrame) -> str:
+    """The machines that made ``rows``, with their run counts, most runs first: ``"AMD EPYC 7B13,
+    2 cores (40 runs); not recorded (68 runs)"``."""
+    counts = rows["machine"].value_counts(sort=False).sort_values(ascending=False, kind="stable")
+    return "; ".join(f"{name} ({count} run{'s' if count > 1 else ''})" for name, count in counts.items())
+
+
 def _add(path: Path, rows: pd.DataFrame) -> int:
     """Merge ``rows`` into ``path`` under a claim (two processes never drop each other's rows),
     written to a temporary sibling and swapped in."""
@@ -114,7 +126,8 @@ def _add(path: Path, rows: pd.DataFrame) -> int:
         time.sleep(_POLL_SECONDS)
     try:
         before = read_saved(path)
-        new = rows[~rows["run"].isin(set(before["run"]))].assign(version=__version__, commit=commit())
+        new = rows[~rows["run"].isin(set(before["run"]))].assign(version=__version__, commit=commit(),
+                                                                  machine=machine())
         if new.empty:
             return 0
         merged = pd.concat([before, new[before.columns]], ignore_index=True) if len(before) else new[before.columns]
