@@ -50,6 +50,7 @@ from ..execution import BACKENDS, run_tasks
 from ..io.outputs import writer_lock
 from ..io.settings_parquet import read_settings as read_parquet_settings
 from ..io.settings_parquet import write_with_settings
+from ..training.threads import TORCH_MODULES
 
 METADATA_KEY = b"nasarena-collect"
 COLUMNS = ("arch", "valid_accuracy", "test_accuracy", "cost_seconds", "source", "fidelity", "train_accuracy",
@@ -59,7 +60,7 @@ COLUMNS = ("arch", "valid_accuracy", "test_accuracy", "cost_seconds", "source", 
 MAX_PROPOSALS_PER_EVALUATION = 50
 #: What a worker needs to train: imported once by the fork server (torch alone takes seconds).
 TRAINING_MODULES = (__name__, "nasarena.benchmarks.live", "nasarena.training.networks", "nasarena.training.loop",
-                    "nasarena.training.data")
+                    "nasarena.training.data", *TORCH_MODULES)
 
 
 @dataclass(frozen=True)

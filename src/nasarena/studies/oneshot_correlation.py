@@ -53,7 +53,7 @@ from ..oneshot.settings import SearchSettings
 from ..spaces.oneshot import OneShotArch, architectures
 from ..spaces.oneshot.choices import choices, to_categorical
 from ..spaces.oneshot.positions import position
-from ..training.threads import worker_on_one_thread
+from ..training.threads import TORCH_MODULES, worker_on_one_thread
 
 SCORES_DIR = "scores"
 SCORES_FILE = "scores.csv"
@@ -229,7 +229,7 @@ def score_runs(run_dirs: Sequence[Path], scoring: Scoring, *, data_path: str | N
                 progress(task.run_dir, task.epoch, len(scores), per_arch)
 
     run_tasks(score_task, [(task,) for task in tasks], workers, finished, initializer=worker_on_one_thread,
-              preload=(__name__,))  # with torch: imported once by the fork server
+              preload=(__name__, *TORCH_MODULES))
     for run_dir in run_dirs:
         write_run_tables(run_dir)
     return sum(map(len, pending.values())), time.perf_counter() - start

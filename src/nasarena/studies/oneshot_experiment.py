@@ -27,6 +27,7 @@ from ..oneshot.names import OPTIMIZERS
 from ..oneshot.records import SearchEpochRecord as EpochRecord
 from ..oneshot.run import RUN_COMMAND, check_run_dir, claim_run_dir
 from ..oneshot.settings import SearchSettings
+from ..training.threads import TORCH_MODULES
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ def run_jobs(jobs: Sequence[Job], *, data_path: str | None = None, workers: int 
 
     run_tasks(_run, [(job, data_path, threads, device) for job in jobs], workers, finished, backend=backend,
               progress=(lambda message: progress(*message)) if progress is not None else None, gpu_per_task=True,
-              preload=(__name__,))  # with torch: imported once by the fork server
+              preload=(__name__, *TORCH_MODULES))
 
 
 def claim(jobs: Sequence[Job]) -> None:

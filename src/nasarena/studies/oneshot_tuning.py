@@ -39,6 +39,7 @@ from ..io.files import atomic_write_bytes
 from ..oneshot.records import SearchEpochRecord as EpochRecord
 from ..oneshot.settings import SearchSettings
 from ..optimizers.base import Observation
+from ..training.threads import TORCH_MODULES
 
 TUNE_FILE = "tune.json"
 TRIALS_FILE = "trials.jsonl"
@@ -195,7 +196,7 @@ def _run_all(jobs: list[tuple], workers: int) -> list[list[EpochRecord]]:
     def done(task: tuple, result: list[EpochRecord]) -> None:
         records[task[0][2]] = result  # by the job's run directory, one per job
 
-    run_tasks(_search, [(job,) for job in jobs], workers, done, preload=("nasarena.oneshot.run",))  # torch, once
+    run_tasks(_search, [(job,) for job in jobs], workers, done, preload=("nasarena.oneshot.run", *TORCH_MODULES))
     return [records[job[2]] for job in jobs]
 
 

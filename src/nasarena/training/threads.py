@@ -11,6 +11,13 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
+#: What the fork server of a pool whose workers train imports for them (``preload=``): torch, and
+#: torch._dynamo, which the first ``torch.optim`` optimizer of a process imports. Seconds each
+#: (about 2 and 2 on a 2 GHz core): once per server, not once per worker; a pool that starts
+#: workers per group of tasks (``oneshot tune``) paid them for every trial. Neither starts a
+#: thread when imported, so forking workers after them is safe.
+TORCH_MODULES = ("torch", "torch._dynamo")
+
 
 @contextlib.contextmanager
 def one_thread() -> Iterator[None]:
