@@ -1,5 +1,9 @@
 """Statistical comparison: Friedman with Nemenyi post-hoc, pairwise Wilcoxon rank-sum tests,
-and the rank-sum tables of the anytime paper (its Tables I and II)."""
+and the rank-sum tables of the anytime paper (its Tables I and II).
+
+scipy.stats is imported by the functions that test, not by this module: importing it takes
+1 to 2 s, which every ``nasarena run`` paid for its closing final-regret table, a table that
+runs no test."""
 
 from __future__ import annotations
 
@@ -8,7 +12,6 @@ from itertools import combinations
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,8 @@ class FriedmanNemenyi:
 
 def friedman_nemenyi(scores: pd.DataFrame, confidence: float = 0.98, lower_is_better: bool = True) -> FriedmanNemenyi:
     """``scores``: rows are blocks, columns treatments; a block with a missing value is dropped."""
+    from scipy import stats
+
     complete = scores.dropna()
     if complete.shape[1] < 2 or len(complete) < 2:
         raise ValueError(f"need >= 2 treatments and >= 2 complete blocks, got {complete.shape[1]} and {len(complete)}")
@@ -58,6 +63,8 @@ def friedman_nemenyi(scores: pd.DataFrame, confidence: float = 0.98, lower_is_be
 
 def pairwise_wilcoxon(samples: dict[str, np.ndarray]) -> pd.DataFrame:
     """Two-sided Wilcoxon rank-sum test for every pair of samples."""
+    from scipy import stats
+
     rows = []
     for a, b in combinations(sorted(samples), 2):
         statistic, p_value = stats.ranksums(samples[a], samples[b])
@@ -100,6 +107,8 @@ class Concordance:
 def kendall_w(scores: pd.DataFrame, lower_is_better: bool = True) -> Concordance:
     """Kendall's W (with the correction for ties) of ``scores``: rows are the rankings (blocks),
     columns the treatments; a row with a missing value is dropped."""
+    from scipy import stats
+
     complete = scores.dropna()
     m, n = complete.shape
     if m < 2 or n < 2:
