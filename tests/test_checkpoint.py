@@ -1,11 +1,13 @@
 """A run killed midway resumes from its checkpoint (runner.checkpoint): the resumed run's rows are
 those of the run never stopped, on the anytime presets' real runs (SMAC racing on three trials,
 RE with caching, irace on the variable-size encoding), in this process and after ``kill -9``; a
-checkpoint of another run or of other code is ignored; a finished run leaves none behind."""
+checkpoint of another run or of other code is ignored, but not one whose only changed code the run
+never imported; a finished run leaves none behind."""
 
 from __future__ import annotations
 
 import dataclasses
+import io
 import math
 import os
 import signal
@@ -59,13 +61,31 @@ def test_a_checkpoint_of_another_run_or_other_code_is_ignored(tmp_path, monkeypa
     assert Checkpoint(path, spec.file_name).load(shared) is not None
     other = dataclasses.replace(spec, seed=4)
     assert Checkpoint(path, other.file_name).load(shared) is None  # another run's
-    monkeypatch.setattr(checkpoints, "source_digest", lambda: "other code")
+    monkeypatch.setattr(checkpoints, "source_digest", lambda files: "other code")
     assert Checkpoint(path, spec.file_name).load(shared) is None  # the same run, other code
     path.write_bytes(b"not a pickle")
     monkeypatch.undo()
     assert Checkpoint(path, spec.file_name).load(shared) is None  # unreadable: a lost head start only
     pd.testing.assert_frame_equal(execute(spec, checkpoint=Checkpoint(path, spec.file_name)).drop(columns=MEASURED),
                                   execute(spec).drop(columns=MEASURED))
+
+
+def test_only_a_change_to_code_the_run_imported_discards_its_checkpoint(tmp_path, monkeypatch):
+    spec = preset_spec("anytime-C", "re", 2e5)
+    path = tmp_path / "run.pickle"
+    with pytest.raises(StoppedAfterSave):
+        execute(spec, checkpoint=stop_after_save(path, spec.file_name, 50))
+    bench = _benchmark(spec.benchmark)
+    shared = {"benchmark": bench, "space": bench.space}
+    (key, files, digest), _ = checkpoints._Unpickler(io.BytesIO(path.read_bytes()), shared).load()
+    assert key == spec.file_name and {"runner/protocol.py", "runner/checkpoint.py"} <= set(files)
+    package = sorted(file.relative_to(checkpoints._PACKAGE).as_posix() for file in checkpoints._PACKAGE.rglob("*.py"))
+    never_imported = [file for file in package if file not in files]
+    assert never_imported and len(files) < len(package)
+    monkeypatch.setitem(checkpoints._FILE_DIGESTS, never_imported[0], "edited")  # as if read after an edit
+    assert Checkpoint(path, spec.file_name).load(shared) is not None
+    monkeypatch.setitem(checkpoints._FILE_DIGESTS, "runner/protocol.py", "edited")
+    assert Checkpoint(path, spec.file_name).load(shared) is None
 
 
 _SCRIPT = """

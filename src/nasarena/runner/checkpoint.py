@@ -11,9 +11,14 @@ except the optimizer's measured CPU time.
 
 What is not saved: the benchmark and its space (the tables, hundreds of MB, that a run reads and
 does not change). The state names them (pickle's persistent ids) and the resumed run takes the
-process's own. A checkpoint holds the run's settings hash and seed and a digest of nasarena's
-source, and is used only by the same run of the same code; any other is ignored and replaced
-(it is the runner's own file). It is written to a temporary sibling and swapped in, so a kill
+process's own. A checkpoint holds the run's settings hash and seed and a digest of the nasarena
+source files the saving process had imported, and is used only by the same run of the same code;
+any other is ignored and replaced (it is the runner's own file). Only the imported files count:
+a module a run never imported cannot have moved it, so a change to the CLI, the reports or a
+study leaves the runs in flight resumable (a SMAC run of the cached setups is hours of CPU),
+while a change to the runner, the benchmark or the optimizer discards them. Each file is read
+once per process, when the checkpoint is made or when first seen at a save: the code the
+process runs, not a later edit of it. It is written to a temporary sibling and swapped in, so a kill
 while saving leaves the previous one, and it is deleted once the run's file is written.
 """
 
@@ -24,9 +29,10 @@ import io
 import math
 import os
 import pickle
+import sys
 import time
 import warnings
-from functools import lru_cache
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..io.files import atomic_write_bytes
@@ -36,13 +42,32 @@ INTERVAL_SECONDS = 300.0
 _PACKAGE = Path(__file__).resolve().parents[1]
 
 
-@lru_cache(maxsize=1)
-def source_digest() -> str:
-    """A digest of nasarena's Python source: a checkpoint is resumed only by the code that saved it."""
+#: sha256 of each source file (relative to the package) as this process first read it.
+_FILE_DIGESTS: dict[str, str] = {}
+
+
+def loaded_sources() -> tuple[str, ...]:
+    """The nasarena source files this process has imported, relative to the package, sorted."""
+    files = set()
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if file and file.endswith(".py"):
+            path = Path(file).resolve()
+            if _PACKAGE in path.parents:
+                files.add(path.relative_to(_PACKAGE).as_posix())
+    return tuple(sorted(files))
+
+
+def source_digest(files: Sequence[str]) -> str | None:
+    """A digest of the source files ``files`` (names and contents); None when one is gone."""
     digest = hashlib.sha256()
-    for path in sorted(_PACKAGE.rglob("*.py")):
-        digest.update(str(path.relative_to(_PACKAGE)).encode())
-        digest.update(path.read_bytes())
+    for relative in files:
+        if relative not in _FILE_DIGESTS:
+            try:
+                _FILE_DIGESTS[relative] = hashlib.sha256((_PACKAGE / relative).read_bytes()).hexdigest()
+            except OSError:
+                return None
+        digest.update(f"{relative}\0{_FILE_DIGESTS[relative]}\0".encode())
     return digest.hexdigest()[:16]
 
 
@@ -78,10 +103,19 @@ class Checkpoint:
         self._next = time.monotonic() + self.interval
         #: Why the run stopped saving checkpoints (None while it saves them).
         self.failed: str | None = None
-        source_digest()  # read now, near when the code was imported, not when the first save is due
+        source_digest(loaded_sources())  # read now, near when the code was imported, not when a save is due
 
-    def _stamp(self) -> tuple[str, str]:
-        return self.key, source_digest()
+    def _stamp(self) -> tuple[str, tuple[str, ...], str | None]:
+        """What a checkpoint is saved with: the run, the source files imported, their digest."""
+        files = loaded_sources()
+        return self.key, files, source_digest(files)
+
+    def _resumes(self, stamp) -> bool:
+        """Whether a checkpoint saved with ``stamp`` is this run's, made by the code this process
+        runs (the files the saving process had imported, unchanged)."""
+        if not (isinstance(stamp, tuple) and len(stamp) == 3 and stamp[0] == self.key):
+            return False
+        return stamp[2] is not None and source_digest(stamp[1]) == stamp[2]
 
     def due(self) -> bool:
         """Whether a save is due (called between events, so it is cheap)."""
@@ -123,7 +157,7 @@ class Checkpoint:
             stamp, state = _Unpickler(io.BytesIO(data), shared).load()
         except Exception:  # noqa: BLE001 - any unreadable checkpoint is only a lost head start
             return None
-        return state if stamp == self._stamp() else None
+        return state if self._resumes(stamp) else None
 
     def discard(self) -> None:
         """Delete the checkpoint (the run's file is written)."""
