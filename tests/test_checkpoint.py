@@ -51,13 +51,18 @@ def test_a_run_resumed_from_its_checkpoint_is_the_run_never_stopped(tmp_path, pr
     pd.testing.assert_frame_equal(resumed.drop(columns=MEASURED), whole.drop(columns=MEASURED))
 
 
-def test_a_checkpoint_of_another_run_or_other_code_is_ignored(tmp_path, monkeypatch):
+def _stopped_run(tmp_path):
+    """A short RE run stopped right after its checkpoint: its spec, checkpoint file and shared objects."""
     spec = preset_spec("anytime-C", "re", 2e5)
     path = tmp_path / "run.pickle"
     with pytest.raises(StoppedAfterSave):
         execute(spec, checkpoint=stop_after_save(path, spec.file_name, 50))
     bench = _benchmark(spec.benchmark)
-    shared = {"benchmark": bench, "space": bench.space}
+    return spec, path, {"benchmark": bench, "space": bench.space}
+
+
+def test_a_checkpoint_of_another_run_or_other_code_is_ignored(tmp_path, monkeypatch):
+    spec, path, shared = _stopped_run(tmp_path)
     assert Checkpoint(path, spec.file_name).load(shared) is not None
     other = dataclasses.replace(spec, seed=4)
     assert Checkpoint(path, other.file_name).load(shared) is None  # another run's
@@ -71,12 +76,7 @@ def test_a_checkpoint_of_another_run_or_other_code_is_ignored(tmp_path, monkeypa
 
 
 def test_only_a_change_to_code_the_run_imported_discards_its_checkpoint(tmp_path, monkeypatch):
-    spec = preset_spec("anytime-C", "re", 2e5)
-    path = tmp_path / "run.pickle"
-    with pytest.raises(StoppedAfterSave):
-        execute(spec, checkpoint=stop_after_save(path, spec.file_name, 50))
-    bench = _benchmark(spec.benchmark)
-    shared = {"benchmark": bench, "space": bench.space}
+    spec, path, shared = _stopped_run(tmp_path)
     (key, files, digest), _ = checkpoints._Unpickler(io.BytesIO(path.read_bytes()), shared).load()
     assert key == spec.file_name and {"runner/protocol.py", "runner/checkpoint.py"} <= set(files)
     package = sorted(file.relative_to(checkpoints._PACKAGE).as_posix() for file in checkpoints._PACKAGE.rglob("*.py"))
