@@ -25,9 +25,11 @@ PAGES: dict[str, Page] = {
     page.name: page
     for page in (
         Page("anytime", "reproduce/anytime.md", (
+            # SMAC's share: its optimizer CPU time in the runs' timings/ files, on a 2 GHz Xeon core
+            # (1 to 3 min a run in O and VS; 60 and 80 min for one run each of C and CVS).
             Block("table-i", anytime_table.generate,
-                  "240 runs at 1e7 s: about 2 CPU hours for RE and irace, 1 for SMAC in O and VS, about 15 "
-                  "for SMAC in the cached setups C and CVS"),
+                  "240 runs at 1e7 s: about 2 CPU hours for RE and irace, 1 for SMAC in O and VS, and 1 to 1.5 "
+                  "a run for SMAC in the cached setups C and CVS (40 to 60 hours for their 40 runs)"),
             Block("differences", anytime_table.generate_differences, "the runs of table-i, loaded again"))),
         Page("leaderboard", "leaderboard.md", (
             Block("full", leaderboard_page.generate, "8 optimizers x 20 seeds x 17 benchmarks, 300 trainings' "
