@@ -46,8 +46,13 @@ class BootstrapForest:
         self._trees: list = []
         self._leaf_values: list[np.ndarray] = []
 
-    def leaf_values(self, leaf: np.ndarray, weight: np.ndarray, y: np.ndarray, nodes: int) -> np.ndarray:
-        """Each node's value from the samples (``y``, bootstrap ``weight``) in its ``leaf``."""
+    def leaf_terms(self, y: np.ndarray) -> np.ndarray:
+        """What each sample of targets ``y`` adds to its leaf (times its bootstrap weight): once a
+        fit, the same for every tree."""
+        raise NotImplementedError
+
+    def leaf_values(self, leaf: np.ndarray, weight: np.ndarray, terms: np.ndarray, nodes: int) -> np.ndarray:
+        """Each node's value from the samples (their :meth:`leaf_terms`, bootstrap ``weight``) in its ``leaf``."""
         raise NotImplementedError
 
     def fit(self, x: np.ndarray, y: np.ndarray) -> None:
@@ -55,11 +60,12 @@ class BootstrapForest:
         weights = np.stack([np.bincount(self.rng.integers(n, size=n), minlength=n)
                             for _ in range(self.n_trees)]).astype(np.float64)
         grown = grow_forest(ThresholdColumns(x), y, weights, self.rng, MIN_IMPURITY_DECREASE)
+        terms = self.leaf_terms(y)
         self._trees, self._leaf_values = [], []
         for (tree, leaf), weight in zip(grown, weights):
             kept = leaf >= 0
             self._trees.append(tree)
-            self._leaf_values.append(self.leaf_values(leaf[kept], weight[kept], y[kept], tree.node_count))
+            self._leaf_values.append(self.leaf_values(leaf[kept], weight[kept], terms[kept], tree.node_count))
 
     def predict(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Mean and variance over the trees of each row's prediction."""
@@ -71,9 +77,12 @@ class BootstrapForest:
 class LogForest(BootstrapForest):
     """SMAC3's forest of log costs: leaves averaged on the exp scale, ``log(mean(exp(y)))``."""
 
-    def leaf_values(self, leaf: np.ndarray, weight: np.ndarray, y: np.ndarray, nodes: int) -> np.ndarray:
+    def leaf_terms(self, y: np.ndarray) -> np.ndarray:
+        return portable_math.exp(y)
+
+    def leaf_values(self, leaf: np.ndarray, weight: np.ndarray, terms: np.ndarray, nodes: int) -> np.ndarray:
         mass = np.bincount(leaf, weights=weight, minlength=nodes)
-        total = np.bincount(leaf, weights=weight * portable_math.exp(y), minlength=nodes)
+        total = np.bincount(leaf, weights=weight * terms, minlength=nodes)
         values = np.zeros(nodes)
         filled = mass > 0
         values[filled] = portable_math.log(total[filled]) - portable_math.log(mass[filled])
@@ -83,7 +92,10 @@ class LogForest(BootstrapForest):
 class RegressionForest(BootstrapForest):
     """A plain regression forest: each leaf the mean of its samples (``ehvi-rf``'s per objective)."""
 
-    def leaf_values(self, leaf: np.ndarray, weight: np.ndarray, y: np.ndarray, nodes: int) -> np.ndarray:
+    def leaf_terms(self, y: np.ndarray) -> np.ndarray:
+        return y
+
+    def leaf_values(self, leaf: np.ndarray, weight: np.ndarray, terms: np.ndarray, nodes: int) -> np.ndarray:
         mass = np.bincount(leaf, weights=weight, minlength=nodes)
-        total = np.bincount(leaf, weights=weight * y, minlength=nodes)
+        total = np.bincount(leaf, weights=weight * terms, minlength=nodes)
         return np.divide(total, mass, out=np.zeros_like(total), where=mass > 0)
