@@ -127,17 +127,21 @@ class CategoricalConfigs:
                 raise refuse(f"has a {type(condition).__name__}")
             return _OneOf.of(p, allowed, len(values))
 
-        #: (column, tests that must all hold) of every conditional parameter, parents first.
-        self.conditions: list[tuple[int, list[Test]]] = [
-            (column[name], [compile_condition(c) for c in config_space.parent_conditions_of[name]])
+        def all_of(conditions) -> Test:
+            tests = tuple(compile_condition(c) for c in conditions)
+            return tests[0] if len(tests) == 1 else _Combined(tests, all_of=True)
+
+        #: (column, the test of its parent conditions) of every conditional parameter, parents first.
+        self.conditions: list[tuple[int, Test]] = [
+            (column[name], all_of(config_space.parent_conditions_of[name]))
             for name in self.names if config_space.parent_conditions_of[name]
         ]
 
     def settle(self, rows: np.ndarray) -> np.ndarray:
         """``rows`` (changed in place) with every inactive parameter at -1 and every parameter that
         became active, and had no value, at its default: ConfigSpace's rule after a change."""
-        for j, tests in self.conditions:  # parents first: a parent made inactive deactivates its children
-            active = tests[0](rows) if len(tests) == 1 else np.logical_and.reduce([test(rows) for test in tests])
+        for j, test in self.conditions:  # parents first: a parent made inactive deactivates its children
+            active = test(rows)
             column = rows[:, j]
             rows[:, j] = np.where(active, np.where(column < 0, self.defaults[j], column), -1)
         return rows

@@ -44,17 +44,24 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 
 #: sha256 of each source file (relative to the package) as this process first read it.
 _FILE_DIGESTS: dict[str, str] = {}
+#: Each imported module's ``__file__``: its path relative to the package, or None outside it.
+#: Resolving every module's path took tens of ms, and every run makes a checkpoint.
+_RELATIVE: dict[str, str | None] = {}
+
+
+def _relative(file: str) -> str | None:
+    if file not in _RELATIVE:
+        path = Path(file).resolve()
+        inside = file.endswith(".py") and _PACKAGE in path.parents
+        _RELATIVE[file] = path.relative_to(_PACKAGE).as_posix() if inside else None
+    return _RELATIVE[file]
 
 
 def loaded_sources() -> tuple[str, ...]:
     """The nasarena source files this process has imported, relative to the package, sorted."""
-    files = set()
-    for module in list(sys.modules.values()):
-        file = getattr(module, "__file__", None)
-        if file and file.endswith(".py"):
-            path = Path(file).resolve()
-            if _PACKAGE in path.parents:
-                files.add(path.relative_to(_PACKAGE).as_posix())
+    files = {_relative(module.__file__) for module in list(sys.modules.values())
+             if isinstance(getattr(module, "__file__", None), str)}
+    files.discard(None)
     return tuple(sorted(files))
 
 
