@@ -19,6 +19,17 @@ Measured 2026-12-03 (Intel Xeon 2 GHz, 2 cores beside two niced background jobs)
     setup  evaluations  old CPU s  new CPU s  new/old
     CVS            793       48.5       36.5    0.75x
     C              816       21.5       20.5    0.95x   (--repeats 3; C has no conditions)
+
+and ``--old 7409f75`` (before a refit's prediction of the evaluated configurations took their
+leaves from the growth, exp and log mapped ``math``'s functions without a wrapper, and the tree
+builder read 32-bit indices and 8-bit values), seed 3 at 3e6 s, equal runs:
+
+    setup  evaluations  old CPU s  new CPU s  new/old
+    C             1551       72.1       69.6    0.97x
+    CVS           1616      192.9      181.9    0.94x
+
+The saving grows with the history: late in a 1e7 s cached run SMAC refits on ~57,000 configurations,
+where predicting all of them took 0.11 s a refit and takes 0.06 s now, beside a ~0.9 s fit.
 """
 
 from __future__ import annotations

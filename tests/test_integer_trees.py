@@ -124,3 +124,21 @@ def test_degenerate_inputs_give_one_leaf_trees():
     assert [tree.node_count for tree, _ in constant] == [1, 1]
     with pytest.raises(ValueError, match="non-negative category indices"):
         ThresholdColumns(np.array([[0, -1]]))
+
+
+def test_a_forest_predicts_its_fitted_rows_from_their_leaves_as_walking_the_trees_does():
+    """SMAC predicts every configuration it evaluated at each refit; rows of the fit take their
+    leaves from the growth (out-of-bag ones and rows not fitted walk the trees): the same bits."""
+    from nasarena.optimizers.random_forest import LogForest
+
+    rng = np.random.default_rng(4)
+    x = rng.integers(3, size=(600, 10))
+    x[300:350] = x[:50]  # repeated rows, as a configuration evaluated on several seeds
+    y = rng.standard_normal(600)
+    forest = LogForest(5, np.random.default_rng(5))
+    forest.fit(x, y)
+    queries = np.concatenate([x[::-1], rng.integers(3, size=(200, 10))])
+    fitted = np.concatenate([np.arange(600)[::-1], np.full(200, -1)])
+    walked, known = forest.predict(queries), forest.predict(queries, fitted)
+    assert np.array_equal(walked[0], known[0]) and np.array_equal(walked[1], known[1])
+    assert any((leaves[fitted[:600]] >= 0).mean() > 0.5 for leaves in forest._fitted_leaves)  # most came from the growth

@@ -76,13 +76,6 @@ class _Level:
         self.ids, self.trees, self.counts, self.sums = ids, trees, counts, sums
         self.positions, self.slot = positions, slot
 
-    def select(self, keep: np.ndarray) -> _Level:
-        """The nodes ``keep`` (a boolean mask), with their samples."""
-        new_slot = np.cumsum(keep) - 1
-        mine = keep[self.slot]
-        return _Level(self.ids[keep], self.trees[keep], self.counts[keep], self.sums[keep], self.positions[mine],
-                      new_slot[self.slot[mine]])
-
     def splittable(self) -> np.ndarray:
         """Nodes worth searching: two samples or more, impurity above machine epsilon."""
         weight, weighted_y, weighted_y2 = self.sums[:, 0], self.sums[:, 1], self.sums[:, 2]
@@ -102,8 +95,13 @@ class _ForestBuilder:
         self.columns = columns
         self.n_trees = len(weights)
         tree_of_sample, rows = np.nonzero(weights > 0)
-        self.rows, self.tree_of_sample = rows, tree_of_sample
-        self.x_flat = columns.x[rows].ravel()
+        # sample positions, rows and node slots as 32-bit integers where they fit: each depth
+        # reads them once per sample, and scipy's sparse arrays take 32-bit indices as they are
+        self.index = np.int32 if len(rows) * max(columns.n_features, 1) < 2**31 else np.int64
+        self.rows, self.tree_of_sample = rows.astype(self.index), tree_of_sample.astype(self.index)
+        # each sample's values, in the smallest integer type (read once per sample per depth:
+        # uint8 takes an eighth of int64's memory traffic)
+        self.x_flat = columns.x.astype(np.min_scalar_type(columns.x.max(initial=0)))[rows].ravel()
         self.w = weights[tree_of_sample, rows]
         # what a node sums over its samples, weighted: 1, y, y^2, then each column and y times it
         self.row_terms = np.hstack([np.stack([np.ones_like(y), y, y * y], axis=1), columns.below,
@@ -125,7 +123,7 @@ class _ForestBuilder:
         # a stable sort of small integers is a radix sort: linear time
         key = groups.astype(np.int16 if n_groups < 2**15 else np.int32)
         positions = positions[np.argsort(key, kind="stable")]
-        bounds = np.zeros(n_groups + 1, dtype=np.int64)
+        bounds = np.zeros(n_groups + 1, dtype=self.index)
         np.cumsum(counts, out=bounds[1:])
         members = sparse.csr_array((self.w[positions], self.rows[positions], bounds),
                                    shape=(n_groups, len(self.row_terms)))
@@ -136,25 +134,20 @@ class _ForestBuilder:
         counts = np.bincount(self.tree_of_sample, minlength=self.n_trees)
         if (counts == 0).any():
             raise ValueError("every tree needs a sample of nonzero weight")
-        positions = np.arange(len(self.rows))
+        positions = np.arange(len(self.rows), dtype=self.index)
         sums = self._sum_over(self.tree_of_sample, positions, counts)
         self.created.append((roots, roots, counts, sums[:, 0]))
-        level = _Level(roots, roots, counts, sums, positions, self.tree_of_sample)
-        depth = 0
-        while True:
-            level = level.select(level.splittable())
-            if not len(level.ids):
-                break
-            level = self._split(level)
-            depth += 1
+        level: _Level | None = _Level(roots, roots, counts, sums, positions, self.tree_of_sample)
+        while level is not None:
+            level = self._split(level, np.flatnonzero(level.splittable()))
         return self._trees()
 
-    def _best_splits(self, level: _Level) -> tuple[np.ndarray, np.ndarray]:
-        """Per node: the best threshold column, and whether splitting there is worth it."""
+    def _best_splits(self, sums: np.ndarray, trees: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per node (its ``sums`` and tree): the best threshold column, and whether splitting there is worth it."""
         columns = self.columns
         n_columns = len(columns.feature)
-        weight, weighted_y = level.sums[:, 0], level.sums[:, 1]
-        left_w, left_wy = level.sums[:, 3:3 + n_columns], level.sums[:, 3 + n_columns:]
+        weight, weighted_y = sums[:, 0], sums[:, 1]
+        left_w, left_wy = sums[:, 3:3 + n_columns], sums[:, 3 + n_columns:]
         right_w = weight[:, None] - left_w
         right_wy = weighted_y[:, None] - left_wy
         # both sides non-empty (exact: the weights are whole bootstrap counts; an empty side's
@@ -167,18 +160,19 @@ class _ForestBuilder:
         # other are as rare as 1 node in 10^9), the lower threshold within one feature
         priority = self.rng.random((len(best), columns.n_features))[:, columns.feature] - columns.value * 1e-12
         chosen = np.argmax(np.where(near, priority, -1.0), axis=1)
-        improvement = (best - weighted_y ** 2 / weight) / self.total[level.trees]
+        improvement = (best - weighted_y ** 2 / weight) / self.total[trees]
         worth = np.isfinite(best) & (improvement + EPSILON >= self.min_impurity_decrease)
         return chosen, worth
 
-    def _split(self, level: _Level) -> _Level:
-        """Split the nodes of ``level`` that are worth it; the next depth's nodes."""
-        chosen, worth = self._best_splits(level)
-        split = np.flatnonzero(worth)
-        if not len(split):  # the samples of nodes that stay leaves are already marked as theirs
-            return level.select(worth)
+    def _split(self, level: _Level, candidates: np.ndarray) -> _Level | None:
+        """Split the nodes ``candidates`` of ``level`` (indices) that are worth it; the next
+        depth's nodes, None when there are none. The samples of nodes that stay leaves are
+        already marked as theirs, and are dropped here."""
+        chosen, worth = self._best_splits(level.sums[candidates], level.trees[candidates])
+        split, column = candidates[worth], chosen[worth]
+        if not len(split):
+            return None
         pairs = len(split)
-        column = chosen[split]
         feature, value = self.columns.feature[column], self.columns.value[column]
         below_weight = level.sums[split, 3:3 + len(self.columns.feature)]
         threshold = (value + self._next_present(below_weight, column, value)) / 2.0
@@ -186,12 +180,13 @@ class _ForestBuilder:
         self.node_count += 2 * pairs
         self.splits.append((level.ids[split], feature, threshold, ids[0::2], ids[1::2]))
 
-        pair_of_node = np.full(len(level.ids), -1)
+        pair_of_node = np.full(len(level.ids), -1, dtype=self.index)
         pair_of_node[split] = np.arange(pairs)
         pair = pair_of_node[level.slot]
         moving = pair >= 0
         positions, pair = level.positions[moving], pair[moving]
-        goes_right = self.x_flat[positions * self.columns.n_features + feature[pair]] > value[pair]
+        goes_right = (self.x_flat[positions * self.columns.n_features + feature.astype(self.index)[pair]]
+                      > value.astype(self.x_flat.dtype)[pair])
         child = 2 * pair + goes_right
         counts = np.bincount(child, minlength=2 * pairs)
         # the smaller child of each pair is summed from its samples, its sibling by subtraction

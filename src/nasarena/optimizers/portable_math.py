@@ -17,6 +17,9 @@ import math
 
 import numpy as np
 
+#: ``math.exp`` raises OverflowError above this (the log of the largest float); numpy gives inf.
+_EXP_LIMIT = math.log(np.finfo(np.float64).max)
+
 
 def _exp(value: float) -> float:
     try:
@@ -31,16 +34,24 @@ def _log(value: float) -> float:
     return -math.inf if value == 0 else math.nan
 
 
-def _apply(function, values) -> np.ndarray:
-    array = np.asarray(values, dtype=np.float64)
-    return np.fromiter(map(function, array.ravel().tolist()), dtype=np.float64, count=array.size).reshape(array.shape)
+def _apply(function, values: np.ndarray) -> np.ndarray:
+    return np.fromiter(map(function, values.ravel().tolist()), dtype=np.float64,
+                       count=values.size).reshape(values.shape)
 
 
 def exp(values) -> np.ndarray:
     """``np.exp`` as the C library computes it (inf above the largest float, as numpy)."""
-    return _apply(_exp, values)
+    array = np.asarray(values, dtype=np.float64)
+    # math.exp itself on every element unless one would overflow (a Python wrapper per element
+    # doubles the cost; NaN compares false and takes the wrapper too)
+    if array.size and (array <= _EXP_LIMIT).all():
+        return _apply(math.exp, array)
+    return _apply(_exp, array)
 
 
 def log(values) -> np.ndarray:
     """``np.log`` as the C library computes it (-inf at 0, NaN below, as numpy)."""
-    return _apply(_log, values)
+    array = np.asarray(values, dtype=np.float64)
+    if array.size and (array > 0).all():  # math.log raises at 0 and below; NaN fails the test
+        return _apply(math.log, array)
+    return _apply(_log, array)

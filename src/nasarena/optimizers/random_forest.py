@@ -45,6 +45,7 @@ class BootstrapForest:
         import_extra("sklearn.tree", owner)  # the trees are scikit-learn's
         self._trees: list = []
         self._leaf_values: list[np.ndarray] = []
+        self._fitted_leaves: list[np.ndarray] = []  # per tree: the leaf of each fitted row, -1 out of bag
 
     def leaf_terms(self, y: np.ndarray) -> np.ndarray:
         """What each sample of targets ``y`` adds to its leaf (times its bootstrap weight): once a
@@ -61,16 +62,30 @@ class BootstrapForest:
                             for _ in range(self.n_trees)]).astype(np.float64)
         grown = grow_forest(ThresholdColumns(x), y, weights, self.rng, MIN_IMPURITY_DECREASE)
         terms = self.leaf_terms(y)
-        self._trees, self._leaf_values = [], []
+        self._trees, self._leaf_values, self._fitted_leaves = [], [], []
         for (tree, leaf), weight in zip(grown, weights):
             kept = leaf >= 0
             self._trees.append(tree)
+            self._fitted_leaves.append(leaf)
             self._leaf_values.append(self.leaf_values(leaf[kept], weight[kept], terms[kept], tree.node_count))
 
-    def predict(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Mean and variance over the trees of each row's prediction."""
+    def predict(self, x: np.ndarray, fitted: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Mean and variance over the trees of each row's prediction. ``fitted``, when given: for
+        each row of ``x``, the row of the last fit's ``x`` it equals, or -1. A tree's leaf of a
+        fitted row in its bootstrap is known from the growth (the same leaf its ``apply`` finds:
+        the row's values are present in every node on its path, and the thresholds lie between
+        present values), so only the other rows walk the tree: SMAC predicts every
+        configuration it has evaluated at every refit, tens of thousands late in a cached run."""
         x = np.ascontiguousarray(x, dtype=np.float32)
-        predictions = np.stack([values[tree.apply(x)] for tree, values in zip(self._trees, self._leaf_values)])
+        predictions = np.empty((len(self._trees), len(x)))
+        for row, (tree, values, fitted_leaves) in enumerate(zip(self._trees, self._leaf_values, self._fitted_leaves)):
+            if fitted is None:
+                leaves = tree.apply(x)
+            else:
+                leaves = np.where(fitted >= 0, fitted_leaves[fitted], -1)
+                walk = leaves < 0
+                leaves[walk] = tree.apply(x[walk])
+            predictions[row] = values[leaves]
         return predictions.mean(axis=0), np.maximum(predictions.var(axis=0), VARIANCE_FLOOR)
 
 
