@@ -78,14 +78,14 @@ class BootstrapForest:
         configuration it has evaluated at every refit, tens of thousands late in a cached run."""
         x = np.ascontiguousarray(x, dtype=np.float32)
         predictions = np.empty((len(self._trees), len(x)))
-        for row, (tree, values, fitted_leaves) in enumerate(zip(self._trees, self._leaf_values, self._fitted_leaves)):
+        for number, (tree, values, fitted_leaves) in enumerate(zip(self._trees, self._leaf_values, self._fitted_leaves)):
             if fitted is None:
                 leaves = tree.apply(x)
             else:
                 leaves = np.where(fitted >= 0, fitted_leaves[fitted], -1)
                 walk = leaves < 0
                 leaves[walk] = tree.apply(x[walk])
-            predictions[row] = values[leaves]
+            predictions[number] = values[leaves]
         return predictions.mean(axis=0), np.maximum(predictions.var(axis=0), VARIANCE_FLOOR)
 
 
