@@ -217,10 +217,11 @@ class SMAC(Optimizer):
         costs = np.array(self._costs)
         told = ~np.isnan(costs)
         rows = np.array(self._trial_rows)[told]
-        self._forest.fit(self._model_input(self._rows.array[rows]), log_scaled(costs[told]))
+        proposals = self._model_input(self._rows.array)  # every proposal, once
+        self._forest.fit(proposals[rows], log_scaled(costs[told]))
         fitted = np.full(self._rows.count, -1)
         fitted[rows] = np.arange(len(rows))  # each proposal's row (one of them) in the fit
-        self._predicted = self._forest.predict(self._model_input(self._rows.array), fitted)[0]  # every proposal, once
+        self._predicted = self._forest.predict(proposals, fitted)[0]
         self._best = float(self._predicted[rows].min())  # the incumbent's value: SMAC3's predicted best
         self._trained_on = self._told
 
