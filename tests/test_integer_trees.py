@@ -1,5 +1,7 @@
 """SMAC's trees grown depth by depth on category indices are scikit-learn's best-split trees."""
 
+import importlib.util
+
 import numpy as np
 import pytest
 
@@ -9,6 +11,9 @@ from sklearn.tree import DecisionTreeRegressor  # noqa: E402
 from nasarena.optimizers.integer_trees import ThresholdColumns, grow_forest  # noqa: E402
 
 EPSILON = np.finfo(np.float64).eps
+#: Both builders: the array one and, where numba is installed, the compiled one.
+BUILDERS = [False, pytest.param(True, marks=pytest.mark.skipif(importlib.util.find_spec("numba") is None,
+                                                             reason="numba is not installed"))]
 
 
 def _bootstrap(rng, n, trees):
@@ -23,8 +28,9 @@ def _leaf_means(tree, x, y, weights):
     return np.divide(total, mass, out=np.zeros_like(total), where=mass > 0)
 
 
+@pytest.mark.parametrize("compiled", BUILDERS)
 @pytest.mark.parametrize("min_impurity_decrease", [0.0, 1e-8, 1e-3])
-def test_on_one_feature_the_tree_is_scikit_learns_to_the_threshold(min_impurity_decrease):
+def test_on_one_feature_the_tree_is_scikit_learns_to_the_threshold(min_impurity_decrease, compiled):
     """One feature of 9 values (value 4 never seen) and continuous targets: no two splits tie, so
     the tree is scikit-learn's, node for node: the same thresholds (midpoints of the values present
     in each node), the same node count and the same prediction for every value."""
@@ -33,7 +39,8 @@ def test_on_one_feature_the_tree_is_scikit_learns_to_the_threshold(min_impurity_
     y = np.sin(x[:, 0]) + 0.3 * rng.standard_normal(300)
     weights = _bootstrap(rng, 300, 3)
     every_value = np.arange(9)[:, None]
-    for weight, (tree, _) in zip(weights, grow_forest(ThresholdColumns(x), y, weights, rng, min_impurity_decrease)):
+    for weight, (tree, _) in zip(weights, grow_forest(ThresholdColumns(x), y, weights, rng, min_impurity_decrease,
+                                                                 compiled=compiled)):
         reference = DecisionTreeRegressor(min_impurity_decrease=min_impurity_decrease, random_state=0)
         reference.fit(x.astype(np.float32), y, sample_weight=weight)
         assert tree.node_count == reference.tree_.node_count
@@ -71,7 +78,8 @@ def _best_split(x, y, w, total):
     return best, where
 
 
-def test_every_split_is_a_best_split_and_every_leaf_is_final():
+@pytest.mark.parametrize("compiled", BUILDERS)
+def test_every_split_is_a_best_split_and_every_leaf_is_final(compiled):
     """Six features of 2 to 5 values and targets with many repeats (ties and pure nodes): every
     inner node splits at a threshold midway between two present values, and no other split
     improves more; every leaf is one scikit-learn would not split (a single row, a pure node, or
@@ -82,7 +90,7 @@ def test_every_split_is_a_best_split_and_every_leaf_is_final():
     y = np.round(x[:, 0] + 0.5 * x[:, 2] - 0.3 * x[:, 5] + rng.standard_normal(250), 1)
     weights = _bootstrap(rng, 250, 2)
     floor = 1e-4
-    for weight, (tree, _) in zip(weights, grow_forest(ThresholdColumns(x), y, weights, rng, floor)):
+    for weight, (tree, _) in zip(weights, grow_forest(ThresholdColumns(x), y, weights, rng, floor, compiled=compiled)):
         reaches = _node_rows(tree, x)
         total = weight.sum()
         for node in range(tree.node_count):
@@ -104,23 +112,27 @@ def test_every_split_is_a_best_split_and_every_leaf_is_final():
                         or best + EPSILON < floor)
 
 
-def test_the_leaf_of_every_row_is_where_the_tree_sends_it():
+@pytest.mark.parametrize("compiled", BUILDERS)
+def test_the_leaf_of_every_row_is_where_the_tree_sends_it(compiled):
     rng = np.random.default_rng(2)
     x = rng.integers(3, size=(400, 8))
     y = rng.standard_normal(400)
     weights = _bootstrap(rng, 400, 5)
-    for weight, (tree, leaf) in zip(weights, grow_forest(ThresholdColumns(x), y, weights, rng, 1e-8)):
+    for weight, (tree, leaf) in zip(weights, grow_forest(ThresholdColumns(x), y, weights, rng, 1e-8, compiled=compiled)):
         kept = weight > 0
         assert (leaf[~kept] == -1).all()
         assert (leaf[kept] == tree.apply(x[kept].astype(np.float32))).all()
         assert (tree.children_left[leaf[kept]] == -1).all()  # leaves
 
 
-def test_degenerate_inputs_give_one_leaf_trees():
+@pytest.mark.parametrize("compiled", BUILDERS)
+def test_degenerate_inputs_give_one_leaf_trees(compiled):
     rng = np.random.default_rng(3)
-    one_row = grow_forest(ThresholdColumns(np.array([[1, 2]])), np.array([0.5]), np.array([[1.0]]), rng)
+    one_row = grow_forest(ThresholdColumns(np.array([[1, 2]])), np.array([0.5]), np.array([[1.0]]), rng,
+                          compiled=compiled)
     assert one_row[0][0].node_count == 1 and list(one_row[0][1]) == [0]
-    constant = grow_forest(ThresholdColumns(rng.integers(3, size=(30, 4))), np.full(30, 2.0), np.ones((2, 30)), rng)
+    constant = grow_forest(ThresholdColumns(rng.integers(3, size=(30, 4))), np.full(30, 2.0), np.ones((2, 30)), rng,
+                           compiled=compiled)
     assert [tree.node_count for tree, _ in constant] == [1, 1]
     with pytest.raises(ValueError, match="non-negative category indices"):
         ThresholdColumns(np.array([[0, -1]]))
@@ -142,3 +154,36 @@ def test_a_forest_predicts_its_fitted_rows_from_their_leaves_as_walking_the_tree
     walked, known = forest.predict(queries), forest.predict(queries, fitted)
     assert np.array_equal(walked[0], known[0]) and np.array_equal(walked[1], known[1])
     assert any((leaves[fitted[:600]] >= 0).mean() > 0.5 for leaves in forest._fitted_leaves)  # most came from the growth
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")
+def test_the_compiled_builder_makes_smacs_run_and_trees_bit_for_bit():
+    """SMAC's run of the anytime preset CVS (variable-size cells, inactive parameters as one more
+    category), seed 0 at 3e5 s, on the real NB101 table: the same evaluations whichever builder
+    grows its trees, and on the last history it fitted, the same trees and leaves, bit for bit."""
+    import dataclasses
+    from unittest import mock
+
+    from nasarena.optimizers import integer_trees, random_forest
+    from nasarena.runner.experiment import execute
+    from nasarena.runner.protocol import Budget
+    from nasarena.studies.anytime_presets import PRESETS
+
+    [spec] = PRESETS["anytime-CVS"].specs(seeds=[0], optimizers=["smac"])
+    spec = dataclasses.replace(spec, budget=Budget(seconds=3e5))
+    frames, histories = {}, []
+    for compiled in (True, False):
+        def recording(columns, y, weights, rng, floor, compiled=compiled):
+            histories.append((columns.x, y))
+            return integer_trees.grow_forest(columns, y, weights, rng, floor, compiled=compiled)
+        with mock.patch.object(random_forest, "grow_forest", recording):
+            frames[compiled] = execute(spec).drop(columns=["optimizer_cpu_time"])
+    assert len(frames[True]) > 150 and frames[True].equals(frames[False])
+    x, y = histories[-1]
+    assert len(x) > 500 and (x.max(axis=0) >= 2).any()  # a long history, with inactive categories
+    weights = _bootstrap(np.random.default_rng(6), len(x), 5)
+    grown = {compiled: integer_trees.grow_forest(ThresholdColumns(x), y, weights, np.random.default_rng(7), 1e-8,
+                                                 compiled=compiled) for compiled in (True, False)}
+    for (ours, leaf), (theirs, their_leaf) in zip(grown[True], grown[False]):
+        assert ours.__getstate__()["nodes"].tobytes() == theirs.__getstate__()["nodes"].tobytes()
+        assert np.array_equal(leaf, their_leaf)

@@ -65,7 +65,7 @@ class MissingExtraError(NasarenaError, ImportError):
 #: Top-level module of each optional dependency -> the extra of pyproject.toml that installs it.
 EXTRA_OF_MODULE = {"torch": "torch", "PIL": "torch", "matplotlib": "plots", "sklearn": "surrogates",
                    "xgboost": "surrogates", "lightgbm": "surrogates", "ngboost": "surrogates", "optuna": "optimizers",
-                   "smac": "optimizers", "ray": "distributed", "onnxruntime": "nb301"}
+                   "smac": "optimizers", "ray": "distributed", "onnxruntime": "nb301", "numba": "surrogates"}
 
 
 def _not_installed(module: str, purpose: str) -> MissingExtraError:

@@ -36,9 +36,17 @@ its parent's sums minus it. A sample is a (tree, row) pair, so the trees' bootst
 and one depth of the whole forest is one set of arrays. Each tree comes out as a scikit-learn
 ``Tree`` (its node array filled in through the state its pickles use), so prediction is
 scikit-learn's compiled ``Tree.apply``.
+
+Where numba is installed, :mod:`.compiled_trees` does each depth's work in compiled loops instead
+(the same trees, bit for bit; 2-3x faster on long histories, ``bench/bench_integer_trees.py``):
+:class:`_ForestBuilder` is the array version of the three steps a subclass may replace (the
+root level, the best splits, the children).
 """
 
 from __future__ import annotations
+
+import importlib.util
+from functools import cache, cached_property
 
 import numpy as np
 from scipy import sparse
@@ -63,7 +71,11 @@ class ThresholdColumns:
         self.n_features = self.x.shape[1]
         self.feature = np.repeat(np.arange(self.n_features), cardinalities - 1)
         self.value = np.concatenate([np.arange(c - 1) for c in cardinalities]).astype(np.int64)
-        self.below = (self.x[:, self.feature] <= self.value).astype(np.float64)
+
+    @cached_property
+    def below(self) -> np.ndarray:
+        """Column ``j``: ``x[:, feature[j]] <= value[j]`` as 0.0 or 1.0 (rows x columns)."""
+        return (self.x[:, self.feature] <= self.value).astype(np.float64)
 
 
 class _Level:
@@ -103,9 +115,7 @@ class _ForestBuilder:
         # uint8 takes an eighth of int64's memory traffic)
         self.x_flat = columns.x.astype(np.min_scalar_type(columns.x.max(initial=0)))[rows].ravel()
         self.w = weights[tree_of_sample, rows]
-        # what a node sums over its samples, weighted: 1, y, y^2, then each column and y times it
-        self.row_terms = np.hstack([np.stack([np.ones_like(y), y, y * y], axis=1), columns.below,
-                                    columns.below * y[:, None]])
+        self.y = y
         self.total = weights.sum(axis=1)
         self.rng = rng
         self.min_impurity_decrease = min_impurity_decrease
@@ -113,6 +123,13 @@ class _ForestBuilder:
         self.created: list[tuple] = []  # (ids, trees, sample counts, weights)
         self.splits: list[tuple] = []  # (ids, features, thresholds, left ids, right ids)
         self.leaf = tree_of_sample.copy()  # every sample starts in its tree's root
+
+    @cached_property
+    def row_terms(self) -> np.ndarray:
+        """What a node sums over its samples, weighted: 1, y, y^2, then each column and y times it."""
+        below = self.columns.below
+        return np.hstack([np.stack([np.ones_like(self.y), self.y, self.y * self.y], axis=1), below,
+                          below * self.y[:, None]])
 
     def _sum_over(self, groups: np.ndarray, positions: np.ndarray, counts: np.ndarray) -> np.ndarray:
         """Per group (``0 <= groups < len(counts)``, one per sample ``positions``; ``counts``: the
@@ -134,13 +151,21 @@ class _ForestBuilder:
         counts = np.bincount(self.tree_of_sample, minlength=self.n_trees)
         if (counts == 0).any():
             raise ValueError("every tree needs a sample of nonzero weight")
-        positions = np.arange(len(self.rows), dtype=self.index)
-        sums = self._sum_over(self.tree_of_sample, positions, counts)
-        self.created.append((roots, roots, counts, sums[:, 0]))
-        level: _Level | None = _Level(roots, roots, counts, sums, positions, self.tree_of_sample)
+        level: _Level | None = self._root_level(roots, counts)
+        self.created.append((roots, roots, counts, level.sums[:, 0]))
         while level is not None:
             level = self._split(level, np.flatnonzero(level.splittable()))
         return self._trees()
+
+    def _root_level(self, roots: np.ndarray, counts: np.ndarray) -> _Level:
+        """The trees' roots (``counts``: their sample counts) with every sample."""
+        positions = np.arange(len(self.rows), dtype=self.index)
+        sums = self._sum_over(self.tree_of_sample, positions, counts)
+        return _Level(roots, roots, counts, sums, positions, self.tree_of_sample)
+
+    def _tie_draws(self, nodes: int) -> np.ndarray:
+        """Per node searched, a uniform draw per feature: the random feature order that breaks ties."""
+        return self.rng.random((nodes, self.columns.n_features))
 
     def _best_splits(self, sums: np.ndarray, trees: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per node (its ``sums`` and tree): the best threshold column, and whether splitting there is worth it."""
@@ -158,7 +183,7 @@ class _ForestBuilder:
         near = score >= best[:, None] - TIE_TOLERANCE * np.abs(best[:, None])
         # ties: a random order of the features per node (uniform draws; two within 1e-11 of each
         # other are as rare as 1 node in 10^9), the lower threshold within one feature
-        priority = self.rng.random((len(best), columns.n_features))[:, columns.feature] - columns.value * 1e-12
+        priority = self._tie_draws(len(best))[:, columns.feature] - columns.value * 1e-12
         chosen = np.argmax(np.where(near, priority, -1.0), axis=1)
         improvement = (best - weighted_y ** 2 / weight) / self.total[trees]
         worth = np.isfinite(best) & (improvement + EPSILON >= self.min_impurity_decrease)
@@ -179,7 +204,18 @@ class _ForestBuilder:
         ids = self.node_count + np.arange(2 * pairs)  # left child 2i, right child 2i + 1
         self.node_count += 2 * pairs
         self.splits.append((level.ids[split], feature, threshold, ids[0::2], ids[1::2]))
+        children = self._children(level, split, column, ids, np.repeat(level.trees[split], 2))
+        self.created.append((ids, children.trees, children.counts, children.sums[:, 0].copy()))
+        return children
 
+    def _children(self, level: _Level, split: np.ndarray, column: np.ndarray, ids: np.ndarray,
+                  trees: np.ndarray) -> _Level:
+        """The children ``ids`` (of ``trees``) of the nodes ``split`` of ``level`` (indices; node
+        ``split[i]`` is split on threshold column ``column[i]`` into ``ids[2 i]``, the samples at
+        or below it, and ``ids[2 i + 1]``), with the samples sent to them and their sums; each
+        sample sent is marked as its child's in :attr:`leaf` (until the child splits again)."""
+        pairs = len(split)
+        feature, value = self.columns.feature[column], self.columns.value[column]
         pair_of_node = np.full(len(level.ids), -1, dtype=self.index)
         pair_of_node[split] = np.arange(pairs)
         pair = pair_of_node[level.slot]
@@ -196,9 +232,7 @@ class _ForestBuilder:
         sums = np.empty((2 * pairs, level.sums.shape[1]))
         sums[small] = self._sum_over(pair[in_small], positions[in_small], counts[small])
         sums[small ^ 1] = level.sums[split] - sums[small]
-        trees = np.repeat(level.trees[split], 2)
-        self.created.append((ids, trees, counts, sums[:, 0]))
-        self.leaf[positions] = ids[child]  # until a child splits again
+        self.leaf[positions] = ids[child]
         return _Level(ids, trees, counts, sums, positions, child)
 
     def _next_present(self, below_weight: np.ndarray, column: np.ndarray, value: np.ndarray) -> np.ndarray:
@@ -259,9 +293,22 @@ class _ForestBuilder:
 
 
 def grow_forest(columns: ThresholdColumns, y: np.ndarray, weights: np.ndarray, rng: np.random.Generator,
-                min_impurity_decrease: float = 0.0) -> list[tuple]:
+                min_impurity_decrease: float = 0.0, compiled: bool | None = None) -> list[tuple]:
     """One scikit-learn ``Tree`` per row of ``weights`` (sample weights of the rows of
     ``columns.x``: whole numbers, as a bootstrap's counts), grown on targets ``y``; with each
-    tree, the leaf of every row (-1 where its weight is 0)."""
+    tree, the leaf of every row (-1 where its weight is 0). ``compiled``: grow them with the
+    compiled per-depth steps of :mod:`.compiled_trees` (the same trees, bit for bit, several
+    times faster on long histories); None: when numba is installed."""
     weights = np.atleast_2d(np.asarray(weights, dtype=np.float64))
-    return _ForestBuilder(columns, np.asarray(y, dtype=np.float64), weights, rng, min_impurity_decrease).grow()
+    return _builder(compiled)(columns, np.asarray(y, dtype=np.float64), weights, rng, min_impurity_decrease).grow()
+
+
+def _builder(compiled: bool | None) -> type[_ForestBuilder]:
+    if compiled is False or (compiled is None and not _numba_installed()):
+        return _ForestBuilder
+    return import_extra("nasarena.optimizers.compiled_trees", "the compiled tree builder").CompiledForestBuilder
+
+
+@cache
+def _numba_installed() -> bool:
+    return importlib.util.find_spec("numba") is not None
