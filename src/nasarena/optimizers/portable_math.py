@@ -7,13 +7,15 @@ improvement compare such values, and where two candidates tie to the last bit a 
 another path: the same code and seed made another SMAC run of the anytime study on an AVX-512
 Intel Xeon than on an AMD EPYC without it, and the same run once numpy's dispatch on the Xeon was
 limited to AVX2 (``NPY_ENABLE_CPU_FEATURES``). These functions call the C library (Python's
-``math``, numpy's own fallback) for every element: tens of nanoseconds each, seconds in an
-hour-long SMAC run, for runs that a seed fixes on every machine.
+``math``, numpy's own fallback) for every element: compiled by numba where it is installed
+(:mod:`.compiled_math`, about 15 ns an element), else through ``math`` itself (about 140 ns).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import math
+from functools import cache
 
 import numpy as np
 
@@ -39,9 +41,26 @@ def _apply(function, values: np.ndarray) -> np.ndarray:
                        count=values.size).reshape(values.shape)
 
 
+@cache
+def _compiled():
+    """:mod:`.compiled_math` where numba is installed and compiles ``math``'s functions to the C
+    library's (not to SVML's vector versions, which numba takes when Intel's runtime is present)."""
+    if importlib.util.find_spec("numba") is None:
+        return None
+    import numba
+
+    if numba.config.USING_SVML:
+        return None
+    from . import compiled_math
+
+    return compiled_math
+
+
 def exp(values) -> np.ndarray:
     """``np.exp`` as the C library computes it (inf above the largest float, as numpy)."""
     array = np.asarray(values, dtype=np.float64)
+    if (compiled := _compiled()) is not None:
+        return compiled.exp(array.ravel()).reshape(array.shape)
     # math.exp itself on every element unless one would overflow (a Python wrapper per element
     # doubles the cost; NaN compares false and takes the wrapper too)
     if array.size and (array <= _EXP_LIMIT).all():
@@ -52,6 +71,8 @@ def exp(values) -> np.ndarray:
 def log(values) -> np.ndarray:
     """``np.log`` as the C library computes it (-inf at 0, NaN below, as numpy)."""
     array = np.asarray(values, dtype=np.float64)
+    if (compiled := _compiled()) is not None:
+        return compiled.log(array.ravel()).reshape(array.shape)
     if array.size and (array > 0).all():  # math.log raises at 0 and below; NaN fails the test
         return _apply(math.log, array)
     return _apply(_log, array)
