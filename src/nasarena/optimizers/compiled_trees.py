@@ -84,16 +84,24 @@ def _best_splits(sums, totals, draws, feature, value, min_impurity_decrease):  #
 
 
 @numba.njit(cache=True, nogil=True)
-def _children(level_sums, split, column, node_counts, n_columns, samples, moved, sums, counts, first_id,
+def _children(level_ids, level_sums, split, column, node_counts, n_columns, samples, moved, sums, counts,
               leaf):  # pragma: no cover - compiled
     """Partition the samples of the nodes ``split`` (level order) into ``moved`` and fill ``sums``
-    and ``counts`` (one row per child): see the module's docstring. ``samples`` and ``moved``: (positions,
-    threshold-column words, w, w y, w y^2, child) of the level and of the next one."""
+    and ``counts`` (one row per child): see the module's docstring. ``samples`` and ``moved``:
+    (positions, threshold-column words, w, w y, w y^2, node) of the level and of the next one.
+    The samples of the level's other nodes are in their leaves: marked so in ``leaf``."""
     positions, words, w, wy, wy2 = samples[0], samples[1], samples[2], samples[3], samples[4]
     to_position, to_words, to_w, to_wy, to_wy2, to_child = moved
     below = words.view(np.uint8)  # a sample's threshold columns: the first n_columns bytes of its row
     node_start = np.zeros(len(node_counts) + 1, dtype=np.int64)
     node_start[1:] = np.cumsum(node_counts)
+    next_split = 0
+    for node in range(len(node_counts)):
+        if next_split < len(split) and split[next_split] == node:
+            next_split += 1
+        else:
+            for i in range(node_start[node], node_start[node + 1]):
+                leaf[positions[i]] = level_ids[node]
     start = 0
     for pair in range(len(split)):
         first, end, at = node_start[split[pair]], node_start[split[pair] + 1], column[pair]
@@ -114,7 +122,6 @@ def _children(level_sums, split, column, node_counts, n_columns, samples, moved,
             for k in range(words.shape[1]):
                 to_words[slot, k] = words[i, k]
             to_child[slot] = 2 * pair + 1 - goes_left
-            leaf[positions[i]] = first_id + to_child[slot]  # until the child splits again
             if goes_left == small_is_left:
                 _add_terms(sums[small], below[i, :n_columns], w[i], wy[i], wy2[i])
             to_left += goes_left
@@ -177,6 +184,10 @@ class CompiledForestBuilder(_ForestBuilder):
         sums = _group_sums(self.tree_of_sample, len(roots), words.view(np.uint8)[:, :n_columns], w, wy, wy2)
         return _CarriedLevel(roots, roots, counts, sums, self._storage.arrays, self._storage)
 
+    def _finish(self, level: _Level) -> None:
+        # a sample is marked with its leaf once, when its node stays one
+        self.leaf[level.positions] = level.ids[level.slot]
+
     def _best_splits(self, sums: np.ndarray, trees: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return _best_splits(np.ascontiguousarray(sums), self.total[trees], self._tie_draws(len(sums)),
                             self.columns.feature, self.columns.value, self.min_impurity_decrease)
@@ -188,6 +199,6 @@ class CompiledForestBuilder(_ForestBuilder):
         storage, self._spare = self._spare, level.storage
         moved, sums = storage.first(int(level.counts[split].sum()), len(ids))
         counts = np.empty(len(ids), dtype=np.int64)
-        _children(level.sums, split, column, level.counts, len(self.columns.feature), level.samples, moved, sums,
-                  counts, ids[0], self.leaf)
+        _children(level.ids, level.sums, split, column, level.counts, len(self.columns.feature), level.samples,
+                  moved, sums, counts, self.leaf)
         return _CarriedLevel(ids, trees, counts, sums, moved, storage)

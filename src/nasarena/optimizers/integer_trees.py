@@ -192,10 +192,11 @@ class _ForestBuilder:
     def _split(self, level: _Level, candidates: np.ndarray) -> _Level | None:
         """Split the nodes ``candidates`` of ``level`` (indices) that are worth it; the next
         depth's nodes, None when there are none. The samples of nodes that stay leaves are
-        already marked as theirs, and are dropped here."""
+        dropped here (marked as theirs in :attr:`leaf` by :meth:`_children` or :meth:`_finish`)."""
         chosen, worth = self._best_splits(level.sums[candidates], level.trees[candidates])
         split, column = candidates[worth], chosen[worth]
         if not len(split):
+            self._finish(level)
             return None
         pairs = len(split)
         feature, value = self.columns.feature[column], self.columns.value[column]
@@ -208,12 +209,16 @@ class _ForestBuilder:
         self.created.append((ids, children.trees, children.counts, children.sums[:, 0].copy()))
         return children
 
+    def _finish(self, level: _Level) -> None:
+        """Called with the last level, whose nodes all stay leaves: here nothing is left to do (each
+        sample was marked with its node as it moved there)."""
+
     def _children(self, level: _Level, split: np.ndarray, column: np.ndarray, ids: np.ndarray,
                   trees: np.ndarray) -> _Level:
         """The children ``ids`` (of ``trees``) of the nodes ``split`` of ``level`` (indices; node
         ``split[i]`` is split on threshold column ``column[i]`` into ``ids[2 i]``, the samples at
-        or below it, and ``ids[2 i + 1]``), with the samples sent to them and their sums; each
-        sample sent is marked as its child's in :attr:`leaf` (until the child splits again)."""
+        or below it, and ``ids[2 i + 1]``), with the samples sent to them and their sums. Here
+        each sample sent is marked as its child's in :attr:`leaf` (until the child splits again)."""
         pairs = len(split)
         feature, value = self.columns.feature[column], self.columns.value[column]
         pair_of_node = np.full(len(level.ids), -1, dtype=self.index)
