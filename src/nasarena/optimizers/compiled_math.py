@@ -15,18 +15,18 @@ import numpy as np
 
 
 @numba.njit(cache=True, nogil=True)
-def exp(values):  # pragma: no cover - compiled
+def _each(values, logarithm):  # pragma: no cover - compiled
+    out = np.empty_like(values)
+    for i in range(len(values)):
+        out[i] = math.log(values[i]) if logarithm else math.exp(values[i])
+    return out
+
+
+def exp(values: np.ndarray) -> np.ndarray:
     """``exp`` of a 1-D float64 array: inf above the largest float, as numpy."""
-    out = np.empty_like(values)
-    for i in range(len(values)):
-        out[i] = math.exp(values[i])
-    return out
+    return _each(values, False)
 
 
-@numba.njit(cache=True, nogil=True)
-def log(values):  # pragma: no cover - compiled
+def log(values: np.ndarray) -> np.ndarray:
     """``log`` of a 1-D float64 array: -inf at 0, NaN below, as numpy."""
-    out = np.empty_like(values)
-    for i in range(len(values)):
-        out[i] = math.log(values[i])
-    return out
+    return _each(values, True)
