@@ -55,16 +55,17 @@ def _group_sums(groups, n_groups, below, w, wy, wy2):  # pragma: no cover - comp
 
 
 @numba.njit(cache=True, nogil=True)
-def _best_splits(sums, totals, draws, feature, value, min_impurity_decrease):  # pragma: no cover
-    n_nodes, n_columns = len(sums), len(feature)
+def _best_splits(level_sums, candidates, totals, draws, feature, value, min_impurity_decrease):  # pragma: no cover
+    n_nodes, n_columns = len(candidates), len(feature)
     chosen = np.zeros(n_nodes, dtype=np.int64)
     worth = np.zeros(n_nodes, dtype=np.bool_)
     score = np.empty(n_columns)
     for node in range(n_nodes):
-        weight, weighted_y = sums[node, 0], sums[node, 1]
+        sums = level_sums[candidates[node]]
+        weight, weighted_y = sums[0], sums[1]
         best = -np.inf
         for column in range(n_columns):
-            left_w, left_wy = sums[node, 3 + column], sums[node, 3 + n_columns + column]
+            left_w, left_wy = sums[3 + column], sums[3 + n_columns + column]
             right_w, right_wy = weight - left_w, weighted_y - left_wy
             if min(left_w, right_w) > 0:
                 score[column] = left_wy * left_wy / max(left_w, 1.0) + right_wy * right_wy / max(right_w, 1.0)
@@ -188,9 +189,10 @@ class CompiledForestBuilder(_ForestBuilder):
         # a sample is marked with its leaf once, when its node stays one
         self.leaf[level.positions] = level.ids[level.slot]
 
-    def _best_splits(self, sums: np.ndarray, trees: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return _best_splits(np.ascontiguousarray(sums), self.total[trees], self._tie_draws(len(sums)),
-                            self.columns.feature, self.columns.value, self.min_impurity_decrease)
+    def _best_splits(self, level: _Level, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return _best_splits(level.sums, candidates, self.total[level.trees[candidates]],
+                            self._tie_draws(len(candidates)), self.columns.feature, self.columns.value,
+                            self.min_impurity_decrease)
 
     def _children(self, level: _Level, split: np.ndarray, column: np.ndarray, ids: np.ndarray,
                   trees: np.ndarray) -> _Level:

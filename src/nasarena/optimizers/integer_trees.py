@@ -167,9 +167,11 @@ class _ForestBuilder:
         """Per node searched, a uniform draw per feature: the random feature order that breaks ties."""
         return self.rng.random((nodes, self.columns.n_features))
 
-    def _best_splits(self, sums: np.ndarray, trees: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per node (its ``sums`` and tree): the best threshold column, and whether splitting there is worth it."""
+    def _best_splits(self, level: _Level, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per node ``candidates`` of ``level`` (indices): the best threshold column, and whether
+        splitting there is worth it."""
         columns = self.columns
+        sums, trees = level.sums[candidates], level.trees[candidates]
         n_columns = len(columns.feature)
         weight, weighted_y = sums[:, 0], sums[:, 1]
         left_w, left_wy = sums[:, 3:3 + n_columns], sums[:, 3 + n_columns:]
@@ -193,7 +195,7 @@ class _ForestBuilder:
         """Split the nodes ``candidates`` of ``level`` (indices) that are worth it; the next
         depth's nodes, None when there are none. The samples of nodes that stay leaves are
         dropped here (marked as theirs in :attr:`leaf` by :meth:`_children` or :meth:`_finish`)."""
-        chosen, worth = self._best_splits(level.sums[candidates], level.trees[candidates])
+        chosen, worth = self._best_splits(level, candidates)
         split, column = candidates[worth], chosen[worth]
         if not len(split):
             self._finish(level)
