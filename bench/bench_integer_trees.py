@@ -15,9 +15,15 @@ per forest (best of ``repeats``), the ratios, the mean node count (scikit-learn'
 to ties between equally good splits), and whether the two builders' trees are the same bits.
 
 Measured 2026-11-26 (array builder only, nb101-lite at 1e7 s, 2 cores beside one other process):
-1.2x to 1.8x faster than scikit-learn from 257 to 4,001 rows. Measured 2026-12-03 (Intel Xeon
-2 GHz, 2 cores beside three niced background jobs, so times are high and ratios approximate):
-see the closing note of the commit that added the compiled builder.
+1.2x to 1.8x faster than scikit-learn from 257 to 4,001 rows. Measured 2026-12-03 at commit
+1b61bcb (``--sizes 1000,4000,10000,20000,40000 --seconds 8e6``; Intel Xeon 2 GHz, 2 cores beside
+four niced background jobs, so times are high; the 8e6 s run never refitted on 40,000 rows):
+
+      rows  sklearn ms  arrays ms  compiled ms  sklearn/compiled  arrays/compiled  nodes (sklearn / ours)  same bits
+      1001        27.0       19.4         10.4              2.6x             1.9x      1008 / 1008         True
+      4001        88.4       59.9         25.8              3.4x             2.3x      3583 / 3584         True
+     10001       197.0      142.3         55.4              3.6x             2.6x      8591 / 8593         True
+     20001       429.5      271.3        105.8              4.1x             2.6x     16043 / 16043        True
 """
 
 from __future__ import annotations
