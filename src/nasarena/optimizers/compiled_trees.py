@@ -15,7 +15,8 @@ system zeroes on first touch). Here each depth is two compiled loops:
 
 A level's samples are kept grouped by node, each sample carrying its terms and its 0/1 threshold
 columns (bytes, moved as 64-bit words), so every pass reads them in sequence, and two sets of
-arrays allocated once per forest take turns holding them. The trees are the array builder's, bit
+arrays allocated once per forest take turns holding them; a sample's leaf is written once, when
+its node stays a leaf. The trees are the array builder's, bit
 for bit (``tests/test_integer_trees.py``); ``bench/bench_integer_trees.py`` measures the ratio.
 numba is optional (in the ``surrogates`` extra): without it :func:`.integer_trees.grow_forest`
 uses the array builder.
