@@ -50,3 +50,29 @@ def test_smac_makes_the_run_a_cpu_without_avx512_makes():
     frame = execute(dataclasses.replace(spec, budget=Budget(seconds=1e6)))
     assert len(frame) == 586
     assert hashlib.sha256("".join(frame["arch_id"]).encode()).hexdigest()[:12] == "f9d693ddc364"
+
+
+def test_compiled_kernels_compile_uncached_where_numba_has_nowhere_to_cache(monkeypatch):
+    """numba raises at decoration when no folder for its cache is writable (a read-only install
+    and home); the kernels then compile in each process instead of failing to import."""
+    numba = pytest.importorskip("numba")
+    from nasarena.optimizers import jit
+
+    real = numba.njit
+
+    def refusing(*args, **options):
+        if options.get("cache"):
+            raise RuntimeError("cannot cache function: no locator available")
+        return real(*args, **options)
+
+    monkeypatch.setattr(jit.numba, "njit", refusing)
+
+    @jit.njit
+    def doubled(values):
+        return values * 2
+
+    @jit.njit(inline="always")
+    def tripled(values):
+        return values * 3
+
+    assert doubled(np.arange(3)).tolist() == [0, 2, 4] and tripled(np.arange(2)).tolist() == [0, 3]

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import math
 
-import numba
 import numpy as np
 
+from .jit import njit
 
-@numba.njit(cache=True, nogil=True)
+
+@njit
 def _each(values, logarithm):  # pragma: no cover - compiled
     out = np.empty_like(values)
     for i in range(len(values)):

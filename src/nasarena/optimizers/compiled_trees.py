@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import math
 
-import numba
 import numpy as np
 
 from .integer_trees import EPSILON, TIE_TOLERANCE, ThresholdColumns, _ForestBuilder, _Level
+from .jit import njit
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@njit(inline="always")
 def _add_terms(sums, below, weight, weighted_y, weighted_y2):  # pragma: no cover - compiled
     """Add one sample's terms to ``sums`` (a node's row) as the array builder's product does:
     its weight times 1, ``y`` and ``y^2``, then its weight and its weight times ``y``, each times
@@ -47,7 +47,7 @@ def _add_terms(sums, below, weight, weighted_y, weighted_y2):  # pragma: no cove
         sums[3 + n_columns + column] += weighted_y * below[column]
 
 
-@numba.njit(cache=True, nogil=True)
+@njit
 def _group_sums(groups, n_groups, below, w, wy, wy2):  # pragma: no cover - compiled
     out = np.zeros((n_groups, 3 + 2 * below.shape[1]))
     for i in range(len(groups)):
@@ -55,7 +55,7 @@ def _group_sums(groups, n_groups, below, w, wy, wy2):  # pragma: no cover - comp
     return out
 
 
-@numba.njit(cache=True, nogil=True)
+@njit
 def _best_splits(level_sums, candidates, totals, draws, feature, value, min_impurity_decrease):  # pragma: no cover
     n_nodes, n_columns = len(candidates), len(feature)
     chosen = np.zeros(n_nodes, dtype=np.int64)
@@ -85,7 +85,7 @@ def _best_splits(level_sums, candidates, totals, draws, feature, value, min_impu
     return chosen, worth
 
 
-@numba.njit(cache=True, nogil=True)
+@njit
 def _children(level_ids, level_sums, split, column, node_counts, n_columns, samples, moved, sums, counts,
               leaf):  # pragma: no cover - compiled
     """Partition the samples of the nodes ``split`` (level order) into ``moved`` and fill ``sums``
