@@ -175,7 +175,7 @@ class CompiledForestBuilder(_ForestBuilder):
         n_columns = len(self.columns.feature)
         # each row's 0/1 threshold columns as bytes, padded to whole 64-bit words
         below = np.zeros((len(self.columns.x), 8 * self.n_words), dtype=np.uint8)
-        below[:, :n_columns] = self.columns.x[:, self.columns.feature] <= self.columns.value
+        below[:, :n_columns] = self.columns.below_mask
         # the stacked samples are tree by tree already: grouped by root, in position order
         positions, words, w, wy, wy2, slot = self._storage.arrays
         positions[:] = np.arange(len(self.rows))

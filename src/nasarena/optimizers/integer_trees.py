@@ -73,9 +73,19 @@ class ThresholdColumns:
         self.value = np.concatenate([np.arange(c - 1) for c in cardinalities]).astype(np.int64)
 
     @cached_property
+    def small_x(self) -> np.ndarray:
+        """``x`` in the smallest integer type that holds it (gathers read an eighth of int64's bytes)."""
+        return self.x.astype(np.min_scalar_type(self.x.max(initial=0)))
+
+    @cached_property
+    def below_mask(self) -> np.ndarray:
+        """Column ``j``: whether ``x[:, feature[j]] <= value[j]`` (rows x columns)."""
+        return self.small_x[:, self.feature] <= self.value.astype(self.small_x.dtype)
+
+    @cached_property
     def below(self) -> np.ndarray:
-        """Column ``j``: ``x[:, feature[j]] <= value[j]`` as 0.0 or 1.0 (rows x columns)."""
-        return (self.x[:, self.feature] <= self.value).astype(np.float64)
+        """:attr:`below_mask` as 0.0 or 1.0."""
+        return self.below_mask.astype(np.float64)
 
 
 class _Level:
@@ -111,9 +121,6 @@ class _ForestBuilder:
         # reads them once per sample, and scipy's sparse arrays take 32-bit indices as they are
         self.index = np.int32 if len(rows) * max(columns.n_features, 1) < 2**31 else np.int64
         self.rows, self.tree_of_sample = rows.astype(self.index), tree_of_sample.astype(self.index)
-        # each sample's values, in the smallest integer type (read once per sample per depth:
-        # uint8 takes an eighth of int64's memory traffic)
-        self.x_flat = columns.x.astype(np.min_scalar_type(columns.x.max(initial=0)))[rows].ravel()
         self.w = weights[tree_of_sample, rows]
         self.y = y
         self.total = weights.sum(axis=1)
@@ -123,6 +130,11 @@ class _ForestBuilder:
         self.created: list[tuple] = []  # (ids, trees, sample counts, weights)
         self.splits: list[tuple] = []  # (ids, features, thresholds, left ids, right ids)
         self.leaf = tree_of_sample.copy()  # every sample starts in its tree's root
+
+    @cached_property
+    def x_flat(self) -> np.ndarray:
+        """Each sample's values, in the smallest integer type (read once per sample per depth)."""
+        return self.columns.small_x[self.rows].ravel()
 
     @cached_property
     def row_terms(self) -> np.ndarray:
