@@ -39,8 +39,8 @@ scikit-learn's compiled ``Tree.apply``.
 
 Where numba is installed, :mod:`.compiled_trees` does each depth's work in compiled loops instead
 (the same trees, bit for bit; 2-3x faster on long histories, ``bench/bench_integer_trees.py``):
-:class:`_ForestBuilder` is the array version of the three steps a subclass may replace (the
-root level, the best splits, the children).
+:class:`_ForestBuilder` is the array version of the steps a subclass may replace (the root
+level, the best splits, the children, the last level's leaves).
 """
 
 from __future__ import annotations
