@@ -1,7 +1,5 @@
 """SMAC's trees grown depth by depth on category indices are scikit-learn's best-split trees."""
 
-import importlib.util
-
 import numpy as np
 import pytest
 
@@ -9,10 +7,11 @@ pytest.importorskip("sklearn")
 from sklearn.tree import DecisionTreeRegressor  # noqa: E402
 
 from nasarena.optimizers.integer_trees import ThresholdColumns, grow_forest  # noqa: E402
+from nasarena.optimizers.jit import numba_installed  # noqa: E402
 
 EPSILON = np.finfo(np.float64).eps
 #: Both builders: the array one and, where numba is installed, the compiled one.
-BUILDERS = [False, pytest.param(True, marks=pytest.mark.skipif(importlib.util.find_spec("numba") is None,
+BUILDERS = [False, pytest.param(True, marks=pytest.mark.skipif(not numba_installed(),
                                                              reason="numba is not installed"))]
 
 
@@ -156,7 +155,7 @@ def test_a_forest_predicts_its_fitted_rows_from_their_leaves_as_walking_the_tree
     assert any((leaves[fitted[:600]] >= 0).mean() > 0.5 for leaves in forest._fitted_leaves)  # most came from the growth
 
 
-@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")
+@pytest.mark.skipif(not numba_installed(), reason="numba is not installed")
 def test_the_compiled_builder_makes_smacs_run_and_trees_bit_for_bit():
     """SMAC's run of the anytime preset CVS (variable-size cells, inactive parameters as one more
     category), seed 0 at 3e5 s, on the real NB101 table: the same evaluations whichever builder

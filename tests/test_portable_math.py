@@ -11,20 +11,20 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import importlib.util
 import math
 
 import numpy as np
 import pytest
 
 from nasarena.optimizers import portable_math
+from nasarena.optimizers.jit import numba_installed
 from nasarena.runner.experiment import execute
 from nasarena.runner.protocol import Budget
 from nasarena.studies.anytime_presets import PRESETS
 
 
 @pytest.mark.parametrize("compiled", [False, pytest.param(True, marks=pytest.mark.skipif(
-    importlib.util.find_spec("numba") is None, reason="numba is not installed"))])
+    not numba_installed(), reason="numba is not installed"))])
 def test_exp_and_log_are_the_c_librarys_with_numpys_special_values(compiled, monkeypatch):
     """Through ``math`` and, where numba is installed, compiled: the C library's bits (on a CPU
     with AVX-512, numpy's exp differs in the last bit for about 5 % of these values)."""
@@ -65,7 +65,7 @@ def test_compiled_kernels_compile_uncached_where_numba_has_nowhere_to_cache(monk
             raise RuntimeError("cannot cache function: no locator available")
         return real(*args, **options)
 
-    monkeypatch.setattr(jit.numba, "njit", refusing)
+    monkeypatch.setattr(numba, "njit", refusing)
 
     @jit.njit
     def doubled(values):

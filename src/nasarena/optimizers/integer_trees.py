@@ -45,13 +45,13 @@ level, the best splits, the children, the last level's leaves).
 
 from __future__ import annotations
 
-import importlib.util
-from functools import cache, cached_property
+from functools import cached_property
 
 import numpy as np
 from scipy import sparse
 
 from ..errors import import_extra
+from .jit import numba_installed
 
 EPSILON = np.finfo(np.float64).eps
 #: Split scores within this relative distance of a node's best are ties (sums in another order).
@@ -323,11 +323,7 @@ def grow_forest(columns: ThresholdColumns, y: np.ndarray, weights: np.ndarray, r
 
 
 def _builder(compiled: bool | None) -> type[_ForestBuilder]:
-    if compiled is False or (compiled is None and not _numba_installed()):
+    if compiled is False or (compiled is None and not numba_installed()):
         return _ForestBuilder
     return import_extra("nasarena.optimizers.compiled_trees", "the compiled tree builder").CompiledForestBuilder
 
-
-@cache
-def _numba_installed() -> bool:
-    return importlib.util.find_spec("numba") is not None

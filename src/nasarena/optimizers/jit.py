@@ -1,4 +1,5 @@
-"""numba's ``njit`` as nasarena's compiled kernels use it: without the GIL, cached on disk.
+"""numba's ``njit`` as nasarena's compiled kernels use it (without the GIL, cached on disk), and
+the one check of whether numba is there to compile them (this module imports without it).
 
 numba refuses ``cache=True`` (a RuntimeError when the function is decorated) where it finds no
 writable folder for its cache: neither beside the source (a read-only installation) nor its
@@ -8,11 +9,19 @@ making their module fail to import.
 
 from __future__ import annotations
 
-import numba
+import importlib.util
+from functools import cache
+
+
+@cache
+def numba_installed() -> bool:
+    """Whether numba can be imported: the compiled kernels' modules are used only then."""
+    return importlib.util.find_spec("numba") is not None
 
 
 def njit(function=None, **options):
     """``numba.njit(cache=True, nogil=True, **options)``, uncached where numba has nowhere to cache."""
+    import numba
 
     def decorate(function):
         try:

@@ -13,11 +13,12 @@ limited to AVX2 (``NPY_ENABLE_CPU_FEATURES``). These functions call the C librar
 
 from __future__ import annotations
 
-import importlib.util
 import math
 from functools import cache
 
 import numpy as np
+
+from .jit import numba_installed
 
 #: ``math.exp`` raises OverflowError above this (the log of the largest float); numpy gives inf.
 _EXP_LIMIT = math.log(np.finfo(np.float64).max)
@@ -45,7 +46,7 @@ def _apply(function, values: np.ndarray) -> np.ndarray:
 def _compiled():
     """:mod:`.compiled_math` where numba is installed and compiles ``math``'s functions to the C
     library's (not to SVML's vector versions, which numba takes when Intel's runtime is present)."""
-    if importlib.util.find_spec("numba") is None:
+    if not numba_installed():
         return None
     import numba
 
