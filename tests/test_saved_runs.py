@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -12,8 +13,9 @@ from nasarena.errors import DataFileError
 from nasarena.runner.experiment import execute, load_results, run_experiment
 from nasarena.runner.protocol import Budget
 from nasarena.studies.anytime_presets import preset
-from nasarena.studies.reproduce import anytime_table
+from nasarena.studies.reproduce import anytime_table, markers, recorded
 from nasarena.studies.reproduce.provenance import commit, machine
+from nasarena.studies.reproduce.regenerate import reproduce
 from nasarena.studies.reproduce.saved_runs import (
     COLUMNS,
     UNRECORDED,
@@ -24,6 +26,8 @@ from nasarena.studies.reproduce.saved_runs import (
     saved_path,
 )
 from nasarena.version import __version__
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
 def _specs(seeds):
@@ -112,3 +116,23 @@ def test_table_i_saves_only_runs_of_the_current_presets_and_they_are_made_again(
 def test_machines_are_counted_most_runs_first():
     rows = pd.DataFrame({"machine": [UNRECORDED, "AMD EPYC 7B13, 2 cores", UNRECORDED, "Intel Xeon, 2 cores"]})
     assert machines(rows) == "not recorded (2 runs); AMD EPYC 7B13, 2 cores (1 run); Intel Xeon, 2 cores (1 run)"
+
+
+def test_the_published_table_i_is_what_the_saved_runs_give_today(tmp_path):
+    """All 240 runs are saved, so the full Table I regenerates from the repository in seconds: the
+    page's table and the values the report quotes are what today's analysis makes of the saved rows
+    (a change of the ECDF areas, the Friedman test or the post-hoc groups that moves a published
+    number fails here until the page is regenerated)."""
+    saved = set(read_saved(anytime_table.SAVED)["run"])
+    missing = [spec.file_name for spec in anytime_table.specs("full") if spec.file_name not in saved]
+    assert not missing, f"Table I lacks saved runs (regenerating would make them): {missing[:3]}"
+    (outcome,) = reproduce("anytime", recorded.FULL, results=tmp_path, docs=DOCS, check=True, blocks=["table-i"])
+    assert not outcome.moved, "\n".join(map(str, outcome.moved))
+    assert not list(tmp_path.rglob("*.parquet"))  # read from the saved rows, nothing run
+    values = recorded.values("anytime", "table-i")
+    text = markers.block_text((DOCS / "reproduce/anytime.md").read_text(), "table-i")
+    assert anytime_table.table(values) in text and "The 240 runs' final rows are saved" in text
+    assert all(values[f"{setup}/{algorithm}/runs"] == 20 for setup in ("O", "VS", "C", "CVS")
+               for algorithm in ("SMAC", "RE", "irace"))
+    differences = markers.block_text((DOCS / "reproduce/anytime.md").read_text(), "differences")
+    assert anytime_table.differences(values) in differences
