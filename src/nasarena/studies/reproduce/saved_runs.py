@@ -74,13 +74,18 @@ def read_saved(path: Path) -> pd.DataFrame:
     return frame[columns]
 
 
+def unsaved(specs: Sequence[RunSpec], path: Path) -> list[RunSpec]:
+    """The runs of ``specs`` without a saved row in ``path``, in their order."""
+    saved = set(read_saved(path)["run"])
+    return [spec for spec in specs if spec.file_name not in saved]
+
+
 def save_finished(specs: Sequence[RunSpec], results: Path, path: Path) -> int:
     """Save the rows of the runs of ``specs`` that are finished in ``results`` but not yet in
     ``path``; returns how many were added."""
-    saved = set(read_saved(path)["run"])
-    unsaved = [spec for spec in specs if spec.file_name not in saved]
-    open_runs = {spec.file_name for spec in pending(unsaved, results)}
-    finished = [spec for spec in unsaved if spec.file_name not in open_runs]
+    missing = unsaved(specs, path)
+    open_runs = {spec.file_name for spec in pending(missing, results)}
+    finished = [spec for spec in missing if spec.file_name not in open_runs]
     if not finished:
         return 0
     rows = final_results(load_results(results, finished))
@@ -93,8 +98,7 @@ def final_rows(specs: Sequence[RunSpec], results: Path, jobs: int, path: Path) -
     """The final rows of ``specs``: the saved ones as saved, the others made (or resumed) in
     ``results`` and saved as each finishes. One row per run, with the columns of :data:`COLUMNS`."""
     save_finished(specs, results, path)
-    saved = set(read_saved(path)["run"])
-    missing = seed_by_seed([spec for spec in specs if spec.file_name not in saved])
+    missing = seed_by_seed(unsaved(specs, path))
     if missing:
         run_experiment(missing, results, jobs=jobs, on_finished=lambda spec: save_finished([spec], results, path))
     rows = read_saved(path)
