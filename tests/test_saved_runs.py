@@ -79,6 +79,11 @@ def test_a_damaged_saved_file_is_named(tmp_path):
     saved.write_text("\n".join([*text, text[1]]) + "\n")
     with pytest.raises(DataFileError, match="saves run .*seed000000.parquet twice"):
         read_saved(saved)
+    good = saved.read_text().splitlines()[:2]
+    saved.write_text("\n".join(good) + "\n" + good[1][:60])  # a copy cut off in its last line
+    with pytest.raises(DataFileError, match=r"ok-runs.csv: line 3 \(run nb101-lite__re__\w+__seed\d+\.parquet\) "
+                                            r"lacks values of .*incumbent_test_regret.*restore the file from git"):
+        read_saved(saved)
 
 
 def test_the_full_table_reads_the_saved_rows_and_says_where_they_are(tmp_path, monkeypatch):

@@ -56,8 +56,9 @@ def saved_path(name: str, directory: Path | None = None) -> Path:
 
 
 def read_saved(path: Path) -> pd.DataFrame:
-    """The saved rows of ``path`` (none when the file does not exist yet); a damaged file is a
-    :class:`DataFileError` naming it."""
+    """The saved rows of ``path`` (none when the file does not exist yet); a damaged file (a row
+    with an empty field, as a cut-off last line leaves, or a run saved twice) is a
+    :class:`DataFileError` naming it and the line."""
     path = Path(path)
     columns = ["run", *COLUMNS, *SAVED_BY]
     if not path.is_file():
@@ -69,6 +70,12 @@ def read_saved(path: Path) -> pd.DataFrame:
     missing = [column for column in columns if column not in frame.columns]
     if missing:
         raise DataFileError(f"{path} is not a saved-runs file: it lacks the columns {', '.join(missing)}")
+    incomplete = frame[columns].isna().any(axis=1)
+    if incomplete.any():  # a cut or edited line: pandas would read its missing fields as empty
+        line = int(incomplete.to_numpy().argmax()) + 2  # 1-based, after the header
+        raise DataFileError(f"{path}: line {line} (run {frame['run'].iloc[line - 2]}) lacks values of "
+                            f"{', '.join(column for column in columns if pd.isna(frame[column].iloc[line - 2]))}; "
+                            "restore the file from git")
     if frame["run"].duplicated().any():
         raise DataFileError(f"{path} saves run {frame.loc[frame['run'].duplicated(), 'run'].iloc[0]} twice")
     return frame[columns]
