@@ -462,3 +462,36 @@ def test_point02_concurrent_experiments_keep_each_others_settings(tmp_path):
     with ProcessPoolExecutor(4, mp_context=multiprocessing.get_context("fork")) as pool:
         list(pool.map(_record, [tmp_path] * len(budgets), budgets))
     assert len(read_settings(tmp_path)) == len(budgets)  # no experiment's entry overwritten
+
+
+def test_a_held_claim_makes_another_process_wait_and_a_killed_holder_does_not_block(tmp_path):
+    """``claims.held``, the read-modify-write guard of shared files (settings, saved rows, a page
+    and its record): a second process waits for the holder's block to end; a holder killed with
+    -9 leaves a stale claim that the next writer takes over."""
+    from nasarena.io.claims import held
+
+    log = tmp_path / "log.txt"
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time; from pathlib import Path; from nasarena.io.claims import held\n"
+        f"with held(Path({str(tmp_path)!r}), 'shared.json'):\n"
+        f"    Path({str(log)!r}).write_text('holder in;'); time.sleep(1.5)\n"
+        f"    Path({str(log)!r}).write_text(Path({str(log)!r}).read_text() + 'holder out;')\n")])
+    deadline = time.time() + 60
+    while not log.exists() and time.time() < deadline:
+        time.sleep(0.05)
+    with held(tmp_path, "shared.json"):
+        log.write_text(log.read_text() + "second;")
+    assert holder.wait(timeout=60) == 0
+    assert log.read_text() == "holder in;holder out;second;"
+    killed = subprocess.Popen([sys.executable, "-c", (
+        "import time; from pathlib import Path; from nasarena.io.claims import held\n"
+        f"with held(Path({str(tmp_path)!r}), 'shared.json'):\n"
+        f"    Path({str(log)!r}).write_text('killed in;'); time.sleep(60)\n")])
+    while log.read_text() != "killed in;" and time.time() < deadline:
+        time.sleep(0.05)
+    killed.kill()
+    killed.wait()
+    with held(tmp_path, "shared.json"):  # the dead holder's claim is stale: taken over at once
+        log.write_text(log.read_text() + "after;")
+    assert log.read_text() == "killed in;after;"
+    assert not list(tmp_path.glob(".claim-*"))  # released

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import os
 import socket
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import OutputError
@@ -78,6 +81,19 @@ def release(directory: Path, name: str) -> None:
             path.unlink()
     except FileNotFoundError:
         pass
+
+
+@contextmanager
+def held(directory: Path, name: str, poll_seconds: float = 0.05) -> Iterator[None]:
+    """Wait for the claim of ``name`` and hold it for the ``with`` block: a read-modify-write of one
+    shared file (settings, saved rows, a page and its record) that two processes must not interleave,
+    or one would drop the other's update."""
+    while not claim(directory, name):
+        time.sleep(poll_seconds)
+    try:
+        yield
+    finally:
+        release(directory, name)
 
 
 def partial_prefix() -> str:

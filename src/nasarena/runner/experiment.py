@@ -37,7 +37,7 @@ import pyarrow.parquet
 from ..errors import DataFileError, InvalidSettingError, OutputError
 from ..execution import BACKENDS, reporter, run_tasks, runs_here
 from ..execution.pool import PROGRESS_INTERVAL
-from ..io.claims import claim, partial_prefix, release, remove_stale_claims, remove_stale_partials
+from ..io.claims import claim, held, partial_prefix, release, remove_stale_claims, remove_stale_partials
 from ..io.files import atomic_write_bytes
 from ..io.outputs import own_folder
 from .checkpoint import Checkpoint
@@ -225,12 +225,8 @@ def _write_parquet(directory: Path, name: str, frame: pd.DataFrame) -> None:
 
 def _record_settings(out: Path, specs: Sequence[RunSpec]) -> None:
     """Keep the exact settings of every configuration next to the results (for reports)."""
-    while not claim(out, "settings.json"):  # another experiment is merging its own settings in
-        time.sleep(0.05)
-    try:
+    with held(out, "settings.json"):  # another experiment may be merging its own settings in
         _merge_settings(out, specs)
-    finally:
-        release(out, "settings.json")
 
 
 def _merge_settings(out: Path, specs: Sequence[RunSpec]) -> None:

@@ -24,7 +24,6 @@ saved runs again on today's code, delete the file.
 from __future__ import annotations
 
 import io
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -32,7 +31,7 @@ import pandas as pd
 
 from ...analysis.trajectories import RUN_KEYS, final_results
 from ...errors import DataFileError, OutputError
-from ...io.claims import claim, release
+from ...io.claims import held
 from ...io.files import atomic_write_bytes
 from ...runner.experiment import RunSpec, load_results, pending, run_experiment
 from ...version import __version__
@@ -46,8 +45,6 @@ SAVED_BY = ("version", "commit", "machine")
 UNRECORDED = "not recorded"
 _TEXT = {"run": str, "benchmark": str, "optimizer": str, "settings_hash": str, "setup": str, "version": str,
          "commit": str, "machine": str}
-#: How long to wait between tries while another process writes the same file.
-_POLL_SECONDS = 0.05
 
 
 def saved_path(name: str, directory: Path | None = None) -> Path:
@@ -133,9 +130,7 @@ def _add(path: Path, rows: pd.DataFrame) -> int:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise OutputError(f"cannot create {path.parent}: {error.strerror or error}") from None
-    while not claim(path.parent, path.name):
-        time.sleep(_POLL_SECONDS)
-    try:
+    with held(path.parent, path.name):
         before = read_saved(path)
         new = rows[~rows["run"].isin(set(before["run"]))].assign(version=__version__, commit=commit(),
                                                                   machine=machine())
@@ -147,5 +142,3 @@ def _add(path: Path, rows: pd.DataFrame) -> int:
         merged.to_csv(text, index=False, float_format="%.17g")
         atomic_write_bytes(path, text.getvalue().encode())
         return len(new)
-    finally:
-        release(path.parent, path.name)
