@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 
 from ...errors import InvalidSettingError
+from ...io.claims import held
 from ...io.files import atomic_write_bytes
 
 FULL = "full"
@@ -48,6 +49,18 @@ def values(page: str, block: str, scale: str = FULL) -> dict[str, float]:
     except KeyError:
         raise InvalidSettingError(f"no {scale} values are recorded for block {block!r} of page {page!r}: run "
                                   f"`nasarena reproduce {page}{' --cheap' if scale == CHEAP else ''}`") from None
+
+
+def writing(page: str):
+    """Hold ``page``'s record for a write of the page and its record: both are read, changed and
+    swapped in whole, so two regenerations of one page at once would otherwise drop each other's
+    blocks (the claim is beside the record: the page and its record are written together)."""
+    folder = _folder()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        pass  # a read-only installation: the claim names the folder it cannot write
+    return held(folder, f"{page}.json")
 
 
 def record(page: str, block: str, scale: str, block_values: dict[str, float], provenance: dict,

@@ -54,9 +54,10 @@ def reproduce(name: str, scale: str = recorded.FULL, *, jobs: int = 1, results: 
         contents[block.name] = generated.markdown + "\n\n" + origin.line(command(page.name, scale))
     if check:
         return outcomes
-    if scale == recorded.FULL:
-        markers.write_blocks(Path(docs) / page.path, contents)
-    for outcome in outcomes:
-        recorded.record(page.name, outcome.block, scale, outcome.generated.values, outcome.provenance.as_dict(),
-                        outcome.generated.timings)
+    with recorded.writing(page.name):  # another regeneration of this page (other blocks, the other scale) waits
+        if scale == recorded.FULL:
+            markers.write_blocks(Path(docs) / page.path, contents)
+        for outcome in outcomes:
+            recorded.record(page.name, outcome.block, scale, outcome.generated.values, outcome.provenance.as_dict(),
+                            outcome.generated.timings)
     return outcomes
