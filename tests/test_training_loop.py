@@ -272,3 +272,28 @@ def test_device_choice_and_progress_bar(capsys):
         pick_device("gpu-please")
     record = train(_network(), _data(), QUICK.replace(epochs=1), seed=0, device="cpu", progress=True)
     assert record.device == "cpu" and "images/s" in capsys.readouterr().err
+
+
+def test_a_gpu_computes_recorded_values_in_ieee_float32_with_deterministic_kernels_and_restores_the_settings():
+    """exact_float32 on a CUDA device turns cudnn's default TF32 and algorithm timing off inside the
+    block and gives the process its own settings back after (the flags are process-wide, so this
+    holds without a GPU); on a CPU it changes nothing."""
+    from nasarena.training.device import exact_float32
+
+    cudnn, matmul = torch.backends.cudnn, torch.backends.cuda.matmul
+
+    def flags():
+        return cudnn.allow_tf32, cudnn.deterministic, cudnn.benchmark, matmul.allow_tf32
+
+    before = flags()
+    cudnn.allow_tf32, cudnn.deterministic, cudnn.benchmark, matmul.allow_tf32 = True, False, True, True
+    try:
+        with exact_float32(torch.device("cpu")):
+            assert flags() == (True, False, True, True)
+        with pytest.raises(RuntimeError, match="inside"):
+            with exact_float32(torch.device("cuda")):
+                assert flags() == (False, True, False, False)
+                raise RuntimeError("inside")
+        assert flags() == (True, False, True, True)
+    finally:
+        cudnn.allow_tf32, cudnn.deterministic, cudnn.benchmark, matmul.allow_tf32 = before

@@ -6,8 +6,10 @@ architecture the same stream), then moves it to the device. The minibatch is dra
 (:func:`minibatch`) from CIFAR-10's training split, seeded, normalised as for training, without
 augmentation; each proxy reads its paper's number of images from its front. On a CPU the values
 are a function of the seed and the thread count (which fixes summation order); a table
-(:mod:`.table`) computes on one thread whatever its number of workers, so its values are one
-function of the seed.
+(:mod:`nasarena.studies.estimator_table`) computes on one thread whatever its number of workers, so its values are one
+function of the seed. On a CUDA GPU the proxies compute in IEEE float32 with deterministic
+kernels (:func:`nasarena.training.device.exact_float32`; cudnn would otherwise use TF32), so a
+GPU's values are the same every run and differ from a CPU's only by summation order.
 
 The network is the space's full (paper) size unless scale knobs say otherwise; an auxiliary
 head (DARTS) is left out: it is a training aid that the papers' parameter counts exclude too.
@@ -27,7 +29,7 @@ import torch
 from ..errors import InvalidArchitectureError, InvalidSettingError
 from ..spaces.registry import SPACES as REGISTERED
 from ..spaces.registry import space as space_named
-from ..training.device import pick_device
+from ..training.device import exact_float32, pick_device
 from ..training.networks import build_network
 from . import PROXIES
 from .proxy import Probe, Proxy, ProxyResult
@@ -149,12 +151,13 @@ def compute_proxies(space: str, arch, proxies: Sequence[str] | str, *, images: t
     probe = Probe(space=space, build=build, images=images, labels=labels, image_size=int(side),
                   seed=derived_seed(seed, "inputs"), device=target)
     values, seconds = {}, {}
-    for proxy in chosen:
-        start = time.perf_counter()
-        values[proxy.name] = float(proxy.score(probe))
-        if target.type == "cuda":
-            torch.cuda.synchronize(target)
-        seconds[proxy.name] = time.perf_counter() - start
+    with exact_float32(target):
+        for proxy in chosen:
+            start = time.perf_counter()
+            values[proxy.name] = float(proxy.score(probe))
+            if target.type == "cuda":
+                torch.cuda.synchronize(target)
+            seconds[proxy.name] = time.perf_counter() - start
     for shared in {proxy.shared_pass for proxy in chosen if proxy.shared_pass}:  # its first reader paid for it
         readers = [proxy.name for proxy in chosen if proxy.shared_pass == shared]
         each = sum(seconds[name] for name in readers) / len(readers)

@@ -4,16 +4,25 @@ column of the published correlations (:func:`.suite_zero_agreement.published_lik
 Why: Abdelfattah et al. publish |rho| over all 15,625 NB201 cells, so ours can stand beside it
 only with a value for every cell. The embedded table (:mod:`nasarena.estimators.embedded`) holds
 the data-free proxies; the ones that read the CIFAR-10 minibatch cost seconds per cell, hours in
-all, so their table is computed once, by :data:`COMMAND` (one torch thread, seed 0, the proxies'
-paper batch), and saved in the repository (:data:`TABLE`). It is the estimators table that
-``nasarena estimators compute`` writes: resumable, and filled in a seeded random order of the
-6,466 unique cells (one per class of NB201's de-duplication; each duplicate cell takes its class
-representative's value). While it is being computed its rows are a uniform sample of the
-classes, and the column says how many it holds.
+all, so their values are computed once and saved in the repository: tables that ``nasarena
+estimators compute`` writes (:func:`command`: seed 0, the proxies' paper batch), resumable, each
+filled in a seeded random order of the 6,466 unique cells (one per class of NB201's
+de-duplication; each duplicate cell takes its class representative's value).
+
+Two tables, the same settings but the device (:data:`TABLES`): one computed on a CPU (one torch
+thread), which anyone can extend, and one on a CUDA GPU (in IEEE float32 with deterministic
+kernels, :func:`nasarena.training.device.exact_float32`), where the same cells cost a fraction of
+the time. A class takes the CPU table's value where it has one, else the GPU table's. The two
+devices sum in other orders, so their values differ in the last digits, and more for GRASP,
+whose sum of products cancels; :func:`backend_agreement` measures how much on every class both
+hold, and the page prints it beside the column. While the
+tables are being computed their classes are a uniform sample (each table's order is seeded, and
+independent of the cells' values), and the column says how many it holds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -24,50 +33,107 @@ from .reproduce.common import SAVED_DATA
 
 #: The proxies computed: those of Abdelfattah et al.'s published NB201 column that read images.
 COMPUTED = ("snip", "grasp", "fisher", "grad_norm", "jacob_cov")
-TABLE = SAVED_DATA / "nb201-unique-cifar10-minibatch.parquet"
-#: What computes (or extends) :data:`TABLE`, from the repository's root.
-COMMAND = ("nasarena estimators compute --space nb201 --unique --proxies " + ",".join(COMPUTED)
-           + " --seed 0 --device cpu --out docs/reproduce/data/" + TABLE.name)
-#: The settings the table must have been computed with (the rest is the data's and the machine's).
-EXPECTED = {"space": "nb201", "unique": True, "seed": 0, "sample": None, "image_size": 32, "device": "cpu",
+#: The saved tables by the device kind that computed them, in the order a class takes its value.
+TABLES = {"cpu": SAVED_DATA / "nb201-unique-cifar10-minibatch.parquet",
+          "cuda": SAVED_DATA / "nb201-unique-cifar10-minibatch-gpu.parquet"}
+#: The CPU table: the one any machine can extend.
+TABLE = TABLES["cpu"]
+#: The settings both tables must have been computed with, besides their device (the rest is the
+#: data's and the machine's).
+EXPECTED = {"space": "nb201", "unique": True, "seed": 0, "sample": None, "image_size": 32,
             "proxies": list(COMPUTED)}
+#: A relative difference of the two tables' values counted as one (0.1 %).
+TOLERANCE = 1e-3
 
 
-def load(path: Path | None = None) -> pd.DataFrame | None:
-    """The saved table's rows (None when it does not exist yet); a table of other settings is a
+def command(device: str = "cpu") -> str:
+    """What computes (or extends) the table of ``device`` (a key of :data:`TABLES`), from the
+    repository's root."""
+    return ("nasarena estimators compute --space nb201 --unique --proxies " + ",".join(COMPUTED)
+            + f" --seed 0 --device {device} --out docs/reproduce/data/{TABLES[device].name}")
+
+
+#: What computes (or extends) the CPU table.
+COMMAND = command("cpu")
+
+
+def load(path: Path | None = None, device: str = "cpu") -> pd.DataFrame | None:
+    """The rows of the saved table of ``device`` (at ``path``, default its place in
+    :data:`TABLES`; None when it does not exist yet); a table of other settings is a
     :class:`DataFileError` naming the setting and the command that computes the right one."""
     from .estimator_table import read_table
 
-    path = Path(path or TABLE)
+    path = Path(path or TABLES[device])
     if not path.is_file():
         return None
     frame, settings = read_table(path)
-    for key, wanted in EXPECTED.items():
+    for key, wanted in {**EXPECTED, "device": device}.items():
         if settings.get(key) != wanted:
             raise DataFileError(f"{path} was computed with {key}={settings.get(key)!r}, not {wanted!r}; its "
-                                f"values are not the all-cells column's: compute it with `{COMMAND}`")
+                                f"values are not the all-cells column's: compute it with `{command(device)}`")
     if frame["row"].isna().any():
         raise DataFileError(f"{path} has rows without their NB201 index")
     frame.attrs["settings"] = settings
     return frame
 
 
-def values_for_every_cell(path: Path | None = None) -> dict[str, tuple[np.ndarray, str]]:
+def _saved(paths: Mapping[str, Path] | None) -> dict[str, pd.DataFrame]:
+    """The saved tables that exist, by device, in :data:`TABLES`' order."""
+    paths = paths or TABLES
+    return {device: frame for device in TABLES if device in paths
+            for frame in [load(paths[device], device)] if frame is not None}
+
+
+def values_for_every_cell(paths: Mapping[str, Path] | None = None) -> dict[str, tuple[np.ndarray, str]]:
     """``{proxy: (values, source)}`` over the 15,625 cells, each cell its class representative's
-    value (NaN for the classes not computed yet); empty when the table does not exist."""
+    value, from the CPU table where it has the class, else the GPU table (``paths``: the tables
+    by device, default :data:`TABLES`); NaN for the classes neither holds yet; empty when neither
+    exists."""
     from ..spaces.nb201 import NB201Space
 
-    frame = load(path)
-    if frame is None:
+    tables = _saved(paths)
+    if not tables:
         return {}
     representatives = NB201Space().representatives()
     classes = int(np.sum(representatives == np.arange(len(representatives))))
-    rows = frame["row"].to_numpy(dtype=np.int64)
-    source = (f"nasarena's saved table (seed 0), all {classes:,} unique cells" if len(frame) == classes else
-              f"nasarena's saved table (seed 0), {len(frame):,} of the {classes:,} unique cells so far")
     found = {}
-    for name in frame.attrs["settings"]["proxies"]:
+    for name in COMPUTED:
         full = np.full(len(representatives), np.nan)
-        full[rows] = frame[name].to_numpy(dtype=float)
-        found[name] = (full[representatives], source)
+        taken = np.zeros(len(representatives), dtype=bool)
+        counts = []
+        for device, frame in tables.items():
+            rows = frame["row"].to_numpy(dtype=np.int64)
+            new = rows[~taken[rows]]
+            full[new] = frame.set_index("row").loc[new, name].to_numpy(dtype=float)
+            taken[new] = True
+            counts.append(f"{len(new):,} {'on a CPU' if device == 'cpu' else 'on a GPU'}")
+        held = int(taken.sum())
+        extent = f"all {classes:,} unique cells" if held == classes else f"{held:,} of the {classes:,} unique " \
+                                                                           "cells so far"
+        found[name] = (full[representatives], f"nasarena's saved tables (seed 0), {extent} ({', '.join(counts)})")
     return found
+
+
+def backend_agreement(paths: Mapping[str, Path] | None = None) -> pd.DataFrame:
+    """How far the CPU and GPU tables' values are apart on the classes both hold, per proxy:
+    ``n`` (classes), ``spearman`` (rank agreement of the two columns), ``median_relative`` and
+    ``max_relative`` (``|gpu - cpu| / |cpu|``) and ``differing`` (classes whose values differ by
+    more than :data:`TOLERANCE`). Empty when either table is missing."""
+    from scipy.stats import spearmanr
+
+    tables = _saved(paths)
+    if len(tables) < 2:
+        return pd.DataFrame(columns=["proxy", "n", "spearman", "median_relative", "max_relative",
+                                     "differing"])
+    both = tables["cpu"].merge(tables["cuda"], on="row", suffixes=("_cpu", "_gpu"))
+    records = []
+    for name in COMPUTED:
+        cpu, gpu = both[f"{name}_cpu"].to_numpy(dtype=float), both[f"{name}_gpu"].to_numpy(dtype=float)
+        keep = np.isfinite(cpu) & np.isfinite(gpu)
+        difference = np.abs(gpu[keep] - cpu[keep])
+        with np.errstate(divide="ignore", invalid="ignore"):  # a CPU zero: any difference is infinite
+            relative = np.where(difference == 0, 0.0, difference / np.abs(cpu[keep]))
+        records.append({"proxy": name, "n": int(keep.sum()), "spearman": float(spearmanr(cpu[keep], gpu[keep])[0]),
+                        "median_relative": float(np.median(relative)), "max_relative": float(relative.max()),
+                        "differing": int(np.sum(relative > TOLERANCE))})
+    return pd.DataFrame(records)

@@ -92,7 +92,7 @@ import io
 import json
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import cast
@@ -508,11 +508,12 @@ def paper_truth(shared: Path | None = None) -> np.ndarray:
 RELEASED_JACOB_COV = "jacob_cov (Mellor et al.'s v1 scores)"
 
 
-def all_cell_values(shared: Path | None = None, computed: Path | None = None) -> dict[str, tuple[np.ndarray, str]]:
+def all_cell_values(shared: Path | None = None,
+                    computed: Mapping[str, Path] | None = None) -> dict[str, tuple[np.ndarray, str]]:
     """Every proxy with values for the 15,625 cells: ``{row label: (values, source)}``. The
     embedded table's proxies (one value per unique cell; each duplicate takes its class
-    representative's), the image-reading ones of :mod:`.all_cell_proxies` (its saved table at
-    ``computed``, as far as it is computed: NaN for the classes not yet), and, under
+    representative's), the image-reading ones of :mod:`.all_cell_proxies` (its saved tables,
+    ``computed`` by device, as far as they are computed: NaN for the classes not yet), and, under
     :data:`RELEASED_JACOB_COV`, Mellor et al.'s released first-version jacob_cov scores (the shared
     CSV's ``naswot_score``, NaN where undefined)."""
     from ..estimators.embedded import embedded_table
@@ -532,7 +533,7 @@ def all_cell_values(shared: Path | None = None, computed: Path | None = None) ->
     return found
 
 
-def published_like_with_like(shared: Path | None = None, computed: Path | None = None) -> pd.DataFrame:
+def published_like_with_like(shared: Path | None = None, computed: Mapping[str, Path] | None = None) -> pd.DataFrame:
     """Abdelfattah et al.'s published NB201 CIFAR-10 |rho| beside the same statistic of the
     values there are for all 15,625 cells (:func:`all_cell_values`) against the same truth
     (:func:`paper_truth`), and rho over the 6,466 unique cells in its own column.
@@ -581,7 +582,7 @@ def embedded_names(values: dict[str, tuple[np.ndarray, str]]) -> list[str]:
 
 def like_with_like_markdown(frame: pd.DataFrame) -> str:
     """:func:`published_like_with_like`'s table as Markdown, with the line saying what each column is."""
-    from .all_cell_proxies import COMMAND
+    from .all_cell_proxies import command
 
     def number(value, digits: int = 3) -> str:
         return "" if pd.isna(value) else f"{value:.{digits}f}"
@@ -600,6 +601,22 @@ def like_with_like_markdown(frame: pd.DataFrame) -> str:
                  "truth of Abdelfattah et al.'s published values; all cells: every one of the 15,625, each duplicate "
                  "with its class representative's value, |rho| as published; unique cells: the 6,466 class "
                  "representatives, rho with its sign; undefined values, and classes not computed yet, left out (n). "
-                 f"nasarena's saved table: `{COMMAND}`, filled in a seeded random order of the unique cells, so "
-                 "that until it is complete its rows are a uniform sample of the classes.")
+                 f"nasarena's saved tables: `{command('cpu')}`, and the same with `--device cuda` into "
+                 f"`{command('cuda').rsplit('/', 1)[1]}`, each filled in a seeded random order of the unique cells, "
+                 "so that until they are complete their classes are a uniform sample; a class takes the CPU "
+                 "table's value where it has one.")
     return "\n".join(lines)
+
+
+def backend_agreement_markdown(frame: pd.DataFrame) -> str:
+    """:func:`.all_cell_proxies.backend_agreement` as a sentence per proxy (nothing without both tables)."""
+    from .all_cell_proxies import TOLERANCE
+
+    if frame.empty:
+        return ""
+    parts = [f"{row.proxy} {row.spearman:.4f} (median relative difference {row.median_relative:.1e}, largest "
+             f"{row.max_relative:.1e}; {row.differing:,} differ by more than {TOLERANCE:.1%})"
+             for row in frame.itertuples()]
+    return (f"Where both tables hold a class ({frame['n'].max():,} classes) the GPU's values rank as the CPU's, "
+            f"Spearman: {'; '.join(parts)}. The two sum in other orders; GRASP's sum of products cancels, so "
+            "its small values move most.")

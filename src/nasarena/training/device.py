@@ -1,6 +1,10 @@
-"""Which torch device trains: the best one present (cuda, then mps, then cpu) or the one named."""
+"""Which torch device trains: the best one present (cuda, then mps, then cpu) or the one named,
+and the float32 rules a value computed on a GPU follows (:func:`exact_float32`)."""
 
 from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
 
 import torch
 
@@ -39,3 +43,27 @@ def pick_device(name: str | None = None) -> torch.device:
 def _mps_available() -> bool:
     backend = getattr(torch.backends, "mps", None)
     return bool(backend is not None and backend.is_available())
+
+
+@contextlib.contextmanager
+def exact_float32(device: torch.device) -> Iterator[None]:
+    """Inside the block, on a CUDA GPU: convolutions and matrix products in IEEE float32 and cudnn's
+    deterministic algorithms, the process's own settings restored afterwards; elsewhere nothing
+    changes.
+
+    Why: cudnn allows TF32 by default, which rounds a float32 convolution's inputs to 10-bit
+    mantissas (about 1e-3 relative), and picks its algorithms by timing them; a recorded value (a
+    zero-cost proxy) would then move with the GPU model and from run to run, and be further from
+    the CPU's than float32 rounding. With both off a GPU's value is the same every run and the
+    CPU's to float32 summation order.
+    """
+    if device.type != "cuda":
+        yield
+        return
+    cudnn, matmul = torch.backends.cudnn, torch.backends.cuda.matmul
+    previous = (cudnn.allow_tf32, cudnn.deterministic, cudnn.benchmark, matmul.allow_tf32)
+    cudnn.allow_tf32, cudnn.deterministic, cudnn.benchmark, matmul.allow_tf32 = False, True, False, False
+    try:
+        yield
+    finally:
+        cudnn.allow_tf32, cudnn.deterministic, cudnn.benchmark, matmul.allow_tf32 = previous

@@ -63,14 +63,21 @@ def generate_agreement(scale: str, results: Path, jobs: int) -> Generated:
 
 
 def generate_published(scale: str, results: Path, jobs: int) -> Generated:
-    """Same at both scales: a few seconds over the embedded table, the saved table of the image-reading
-    proxies (:mod:`..all_cell_proxies`: a regeneration reads it as far as it is computed) and the
-    shared scores."""
+    """Same at both scales: a few seconds over the embedded table, the saved tables of the
+    image-reading proxies (:mod:`..all_cell_proxies`: a regeneration reads them as far as they are
+    computed, and says how their CPU and GPU values agree) and the shared scores."""
+    from ..all_cell_proxies import backend_agreement
+
     frame = study.published_like_with_like()
     values = {f"{row.proxy}/{field}": float(getattr(row, field)) for row in frame.itertuples()
               for field in ("all_cells", "all_cells_n", "unique_cells", "unique_cells_n")
               if not pd.isna(getattr(row, field))}
-    return Generated(study.like_with_like_markdown(frame), values, ("published/like-with-like",), (0,))
+    agreement = backend_agreement()
+    values |= {f"{row.proxy}/cpu-gpu/{field}": float(getattr(row, field)) for row in agreement.itertuples()
+               for field in ("n", "spearman", "median_relative", "max_relative", "differing")}
+    text = "\n\n".join(part for part in (study.like_with_like_markdown(frame),
+                                          study.backend_agreement_markdown(agreement)) if part)
+    return Generated(text, values, ("published/like-with-like",), (0,))
 
 
 def generate_short_training(scale: str, results: Path, jobs: int) -> Generated:
