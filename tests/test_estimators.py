@@ -301,6 +301,40 @@ def test_compute_resumes_after_kill_9_and_refuses_other_settings(tmp_path, cifar
     assert out.read_bytes() == content
 
 
+def test_a_table_beside_another_computes_only_what_the_other_lacks_and_together_they_are_the_plan(tmp_path):
+    """--beside: the architectures of a table of the same settings (computed elsewhere) are left out,
+    the values of the rest are those of one table computed alone, and a table of other settings,
+    no table, or --out itself is refused."""
+    import pandas as pd
+
+    from nasarena.errors import DataFileError, InvalidSettingError
+    from nasarena.io.settings_parquet import write_with_settings
+    from nasarena.studies.estimator_table import METADATA_KEY
+
+    options = dict(sample=12, seed=5, device="cpu", image_size=8, scale=TINY_NB201)
+    whole = compute_table("nb201", ["params", "synflow"], tmp_path / "whole.parquet", **options)
+    elsewhere = tmp_path / "elsewhere.parquet"
+    held = whole.iloc[::3]
+    write_with_settings(elsewhere, held, {**read_settings(tmp_path / "whole.parquet"), "complete": False},
+                        METADATA_KEY)
+    share = compute_table("nb201", ["params", "synflow"], tmp_path / "share.parquet", beside=elsewhere, **options)
+    assert set(share["arch"]).isdisjoint(held["arch"]) and len(share) + len(held) == 12
+    assert read_settings(tmp_path / "share.parquet")["complete"] is True
+    together = pd.concat([share, held]).set_index("arch").loc[whole["arch"]].reset_index()
+    columns = ["arch", "row", "params", "synflow"]
+    pd.testing.assert_frame_equal(together[columns], whole[columns], check_exact=True)
+    other = tmp_path / "other.parquet"
+    write_with_settings(other, held, {**read_settings(elsewhere), "seed": 6}, METADATA_KEY)
+    with pytest.raises(DataFileError, match="other settings .*seed"):
+        compute_table("nb201", ["params", "synflow"], tmp_path / "x.parquet", beside=other, **options)
+    with pytest.raises(DataFileError, match="is not a file"):
+        compute_table("nb201", ["params", "synflow"], tmp_path / "x.parquet", beside=tmp_path / "none", **options)
+    with pytest.raises(InvalidSettingError, match="is --out itself"):
+        compute_table("nb201", ["params", "synflow"], tmp_path / "share.parquet", beside=tmp_path / "share.parquet",
+                      **options)
+    assert not (tmp_path / "x.parquet").exists()
+
+
 def test_cli_refuses_an_unknown_proxy_in_one_line(tmp_path):
     from typer.testing import CliRunner
 

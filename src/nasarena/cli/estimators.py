@@ -43,6 +43,8 @@ def compute(
     image_size: int = typer.Option(32, help="Image side (the papers': 32)."),
     scale: list[str] = typer.Option([], "--scale", help="Network scale knob KNOB=VALUE (repeatable; default: the "
                                                         "paper's size), e.g. channels=8."),
+    beside: Path = typer.Option(None, help="A table of the same settings computed on another device (e.g. a GPU): "
+                                           "leave out the architectures it holds; the two together are the plan."),
 ) -> None:
     """Compute a table of zero-cost proxies (resumable; seconds per proxy included)."""
     from ..studies.estimator_table import compute_table
@@ -55,7 +57,7 @@ def compute(
     frame = compute_table(space, vocabulary.split(proxies), out, sample=sample, seed=seed, unique=unique,
                           within=within, jobs=processes,
                           device=device, data=data, image_size=image_size, scale=parse_scale(scale),
-                          on_chunk=report)
+                          beside=beside, on_chunk=report)
     names = vocabulary.split(proxies)
     typer.echo(f"{len(frame):,} architectures of {space} -> {out}")
     typer.echo(f"{'proxy':10s} {'median':>12s} {'seconds/arch':>13s}")

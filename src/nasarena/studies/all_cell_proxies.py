@@ -7,7 +7,8 @@ the data-free proxies; the ones that read the CIFAR-10 minibatch cost seconds pe
 all, so their values are computed once and saved in the repository: tables that ``nasarena
 estimators compute`` writes (:func:`command`: seed 0, the proxies' paper batch), resumable, each
 filled in a seeded random order of the 6,466 unique cells (one per class of NB201's
-de-duplication; each duplicate cell takes its class representative's value).
+de-duplication; each duplicate cell takes its class representative's value), leaving out the
+classes the other table holds (``--beside``; the tables' first rows were computed before that).
 
 Two tables, the same settings but the device (:data:`TABLES`): one computed on a CPU (one torch
 thread), which anyone can extend, and one on a CUDA GPU (in IEEE float32 with deterministic
@@ -16,8 +17,8 @@ the time. A class takes the CPU table's value where it has one, else the GPU tab
 devices sum in other orders, so their values differ in the last digits, and more for GRASP,
 whose sum of products cancels; :func:`backend_agreement` measures how much on every class both
 hold, and the page prints it beside the column. While the
-tables are being computed their classes are a uniform sample (each table's order is seeded, and
-independent of the cells' values), and the column says how many it holds.
+tables are being computed the classes they hold together are a uniform sample (each table's
+order is seeded, and independent of the cells' values), and the column says how many.
 """
 
 from __future__ import annotations
@@ -47,10 +48,12 @@ TOLERANCE = 1e-3
 
 
 def command(device: str = "cpu") -> str:
-    """What computes (or extends) the table of ``device`` (a key of :data:`TABLES`), from the
-    repository's root."""
+    """What extends the table of ``device`` (a key of :data:`TABLES`), from the repository's root:
+    with the classes the other table holds left out (``--beside``)."""
+    other = next(name for name in TABLES if name != device)
     return ("nasarena estimators compute --space nb201 --unique --proxies " + ",".join(COMPUTED)
-            + f" --seed 0 --device {device} --out docs/reproduce/data/{TABLES[device].name}")
+            + f" --seed 0 --device {device} --out docs/reproduce/data/{TABLES[device].name}"
+            + f" --beside docs/reproduce/data/{TABLES[other].name}")
 
 
 #: What computes (or extends) the CPU table.

@@ -21,6 +21,11 @@ seconds (:class:`.proxy.ProxyResult`), and ``device``. The file's metadata recor
 the minibatch), whether the table is complete, and its provenance (nasarena's and torch's
 versions, when it was written).
 
+With ``beside`` (a table of the same settings but the device, computed elsewhere: on a GPU,
+say) only the architectures that table does not hold are computed, read from it once when the
+call starts; the two tables together are the plan, and this one is complete when they hold
+every architecture between them. Each is then a uniform sample only together with the other.
+
 Resumable after ``kill -9``: a second call with the same settings reads the rows written so far
 and computes only the missing architectures. A file of other settings, or not written by this
 command, is refused and kept; so is a second writer with other settings while one runs
@@ -144,12 +149,13 @@ def _distinct_draws(owner, sample: int, rng: np.random.Generator) -> list[tuple[
 
 def compute_table(space: str, proxies: Sequence[str], out: Path, *, sample: int | None = None, seed: int = 0,
                   unique: bool = False, within: str | None = None, jobs: int = 1, device: str = "auto", data=None,
-                  image_size: int = 32, scale: dict | None = None,
+                  image_size: int = 32, scale: dict | None = None, beside: Path | None = None,
                   on_chunk: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """Compute (or resume) the table of ``proxies`` into the Parquet file ``out``; all its rows.
 
     ``data``: the CIFAR-10 source (:func:`nasarena.training.load_cifar10`; read only when a
-    proxy reads images); ``on_chunk(rows done, rows planned)`` after every finished chunk.
+    proxy reads images); ``beside``: a table whose architectures are left out (see the module);
+    ``on_chunk(rows done, rows planned)`` after every finished chunk (planned: this table's share).
     """
     from ..estimators.compute import derived_seed, proxies_named, proxy_scale
     from ..training.device import pick_device
@@ -171,10 +177,12 @@ def compute_table(space: str, proxies: Sequence[str], out: Path, *, sample: int 
                 "scale": knobs, "device": target.type, "data": source,
                 "minibatch_sha256": hashlib.sha256(images.tobytes() + labels.tobytes()).hexdigest(),
                 **({"within": within} if within is not None else {})}  # absent when unset: older tables resume
+    elsewhere = set() if beside is None else _held_beside(Path(beside), out, settings)
     with writer_lock(out, settings):
         rows = _existing_rows(out, settings)
         order = {text: position for position, (text, _) in enumerate(architectures)}
-        missing = [(text, row) for text, row in architectures if text not in rows]
+        missing = [(text, row) for text, row in architectures if text not in rows and text not in elsewhere]
+        share = len(missing) + len(rows)
         # computed in a seeded random order (the file keeps the table's order): a run stopped
         # early leaves a uniform subsample of the planned architectures, not its first rows
         shuffle = np.random.default_rng(derived_seed(seed, "order")).permutation(len(missing))
@@ -186,10 +194,10 @@ def compute_table(space: str, proxies: Sequence[str], out: Path, *, sample: int 
         def done(task: tuple, finished: list[dict]) -> None:
             for record in finished:
                 rows[record["arch"]] = record
-            _write(out, _frame(rows, order, chosen), {**settings, "complete": len(rows) == len(architectures),
+            _write(out, _frame(rows, order, chosen), {**settings, "complete": len(rows) == share,
                                                       "provenance": _provenance()})
             if on_chunk is not None:
-                on_chunk(len(rows), len(architectures))
+                on_chunk(len(rows), share)
 
         if not tasks:  # complete already: make sure the file says so
             _write(out, _frame(rows, order, chosen), {**settings, "complete": True, "provenance": _provenance()})
@@ -341,6 +349,27 @@ def _existing_rows(out: Path, settings: dict) -> dict[str, dict]:
                           "use the same settings to resume it, or another --out")
     frame = pd.read_parquet(out)
     return {record["arch"]: record for record in frame.to_dict("records")}
+
+
+def _held_beside(beside: Path, out: Path, settings: dict) -> set[str]:
+    """The architectures of the table ``beside``, whose share ``out`` leaves out; refused unless it
+    is a table of this command with ``settings`` but the device, and not ``out`` itself."""
+    if not beside.is_file():
+        raise DataFileError(f"--beside {beside} is not a file; name a table of `nasarena estimators compute`")
+    if out.exists() and beside.resolve() == out.resolve():
+        raise InvalidSettingError(f"--beside {beside} is --out itself; name the table computed elsewhere")
+    try:
+        stored = read_settings(beside)
+    except OutputError:
+        stored = None
+    if stored is None:
+        raise DataFileError(f"--beside {beside} is not a table of `nasarena estimators compute` (no settings)")
+    wanted = json.loads(json.dumps(settings))
+    differing = sorted(key for key in wanted if key != "device" and stored.get(key) != wanted[key])
+    if differing:
+        raise DataFileError(f"--beside {beside} was computed with other settings ({', '.join(differing)} differ); "
+                            "its architectures are not this table's to leave out")
+    return set(pd.read_parquet(beside, columns=["arch"])["arch"])
 
 
 def _frame(rows: dict[str, dict], order: dict[str, int], proxies: Sequence[str]) -> pd.DataFrame:

@@ -601,10 +601,10 @@ def like_with_like_markdown(frame: pd.DataFrame) -> str:
                  "truth of Abdelfattah et al.'s published values; all cells: every one of the 15,625, each duplicate "
                  "with its class representative's value, |rho| as published; unique cells: the 6,466 class "
                  "representatives, rho with its sign; undefined values, and classes not computed yet, left out (n). "
-                 f"nasarena's saved tables: `{command('cpu')}`, and the same with `--device cuda` into "
-                 f"`{command('cuda').rsplit('/', 1)[1]}`, each filled in a seeded random order of the unique cells, "
-                 "so that until they are complete their classes are a uniform sample; a class takes the CPU "
-                 "table's value where it has one.")
+                 f"nasarena's saved tables: `{command('cpu')}` and `{command('cuda')}`, each filled in a seeded "
+                 "random order of the unique cells the other does not hold, so that until they are complete the "
+                 "classes they hold together are a uniform sample; a class takes the CPU table's value where it "
+                 "has one.")
     return "\n".join(lines)
 
 
