@@ -185,7 +185,7 @@ def test_the_gpu_tables_values_rank_as_the_cpu_tables_where_both_hold_a_class():
     agreement = all_cell_proxies.backend_agreement().set_index("proxy")
     if agreement.empty:
         pytest.skip("the CPU and GPU tables are not both computed yet")
-    assert (agreement["n"] >= 800).all()
+    assert (agreement["n"] >= 800).all() and (agreement["undefined_on_one"] == 0).all()
     for name, row in agreement.iterrows():
         assert row["spearman"] > (0.99 if name == "grasp" else 0.9999), name
         assert row["median_relative"] < (1e-3 if name == "grasp" else 1e-4), name
@@ -193,6 +193,7 @@ def test_the_gpu_tables_values_rank_as_the_cpu_tables_where_both_hold_a_class():
             assert row["max_relative"] < 1e-2, name
     text = study.backend_agreement_markdown(agreement.reset_index())
     assert f"({agreement['n'].max():,} classes)" in text and "grasp 0.99" in text
+    assert "each value is defined on both or neither" in text
 
 
 def test_suite_zeros_flops_count_what_ours_leave_out_and_nothing_else():

@@ -8,7 +8,8 @@ all, so their values are computed once and saved in the repository: tables that 
 estimators compute`` writes (:func:`command`: seed 0, the proxies' paper batch), resumable, each
 filled in a seeded random order of the 6,466 unique cells (one per class of NB201's
 de-duplication; each duplicate cell takes its class representative's value), leaving out the
-classes the other table holds (``--beside``; the tables' first rows were computed before that).
+classes the other table holds (``--beside``; the rows computed before that option existed
+overlap, and show how the two devices agree).
 
 Two tables, the same settings but the device (:data:`TABLES`): one computed on a CPU (one torch
 thread), which anyone can extend, and one on a CUDA GPU (in IEEE float32 with deterministic
@@ -37,6 +38,8 @@ COMPUTED = ("snip", "grasp", "fisher", "grad_norm", "jacob_cov")
 #: The saved tables by the device kind that computed them, in the order a class takes its value.
 TABLES = {"cpu": SAVED_DATA / "nb201-unique-cifar10-minibatch.parquet",
           "cuda": SAVED_DATA / "nb201-unique-cifar10-minibatch-gpu.parquet"}
+#: How the column's source names each table's device.
+COMPUTED_ON = {"cpu": "on a CPU", "cuda": "on a GPU"}
 #: The CPU table: the one any machine can extend.
 TABLE = TABLES["cpu"]
 #: The settings both tables must have been computed with, besides their device (the rest is the
@@ -83,8 +86,12 @@ def load(path: Path | None = None, device: str = "cpu") -> pd.DataFrame | None:
 def _saved(paths: Mapping[str, Path] | None) -> dict[str, pd.DataFrame]:
     """The saved tables that exist, by device, in :data:`TABLES`' order."""
     paths = paths or TABLES
-    return {device: frame for device in TABLES if device in paths
-            for frame in [load(paths[device], device)] if frame is not None}
+    found = {}
+    for device in TABLES:
+        frame = load(paths[device], device) if device in paths else None
+        if frame is not None:
+            found[device] = frame
+    return found
 
 
 def values_for_every_cell(paths: Mapping[str, Path] | None = None) -> dict[str, tuple[np.ndarray, str]]:
@@ -109,10 +116,10 @@ def values_for_every_cell(paths: Mapping[str, Path] | None = None) -> dict[str, 
             new = rows[~taken[rows]]
             full[new] = frame.set_index("row").loc[new, name].to_numpy(dtype=float)
             taken[new] = True
-            counts.append(f"{len(new):,} {'on a CPU' if device == 'cpu' else 'on a GPU'}")
+            counts.append(f"{len(new):,} {COMPUTED_ON[device]}")
         held = int(taken.sum())
-        extent = f"all {classes:,} unique cells" if held == classes else f"{held:,} of the {classes:,} unique " \
-                                                                           "cells so far"
+        extent = f"all {classes:,} unique cells" if held == classes else \
+            f"{held:,} of the {classes:,} unique cells so far"
         found[name] = (full[representatives], f"nasarena's saved tables (seed 0), {extent} ({', '.join(counts)})")
     return found
 
@@ -121,13 +128,14 @@ def backend_agreement(paths: Mapping[str, Path] | None = None) -> pd.DataFrame:
     """How far the CPU and GPU tables' values are apart on the classes both hold, per proxy:
     ``n`` (classes), ``spearman`` (rank agreement of the two columns), ``median_relative`` and
     ``max_relative`` (``|gpu - cpu| / |cpu|``) and ``differing`` (classes whose values differ by
-    more than :data:`TOLERANCE`). Empty when either table is missing."""
+    more than :data:`TOLERANCE`) over the classes where both are defined, and ``undefined_on_one``
+    (classes whose value is NaN on one device only). Empty when either table is missing."""
     from scipy.stats import spearmanr
 
     tables = _saved(paths)
     if len(tables) < 2:
-        return pd.DataFrame(columns=["proxy", "n", "spearman", "median_relative", "max_relative",
-                                     "differing"])
+        return pd.DataFrame(columns=["proxy", "n", "spearman", "median_relative", "max_relative", "differing",
+                                     "undefined_on_one"])
     both = tables["cpu"].merge(tables["cuda"], on="row", suffixes=("_cpu", "_gpu"))
     records = []
     for name in COMPUTED:
@@ -138,5 +146,6 @@ def backend_agreement(paths: Mapping[str, Path] | None = None) -> pd.DataFrame:
             relative = np.where(difference == 0, 0.0, difference / np.abs(cpu[keep]))
         records.append({"proxy": name, "n": int(keep.sum()), "spearman": float(spearmanr(cpu[keep], gpu[keep])[0]),
                         "median_relative": float(np.median(relative)), "max_relative": float(relative.max()),
-                        "differing": int(np.sum(relative > TOLERANCE))})
+                        "differing": int(np.sum(relative > TOLERANCE)),
+                        "undefined_on_one": int(np.sum(np.isfinite(cpu) != np.isfinite(gpu)))})
     return pd.DataFrame(records)

@@ -617,6 +617,9 @@ def backend_agreement_markdown(frame: pd.DataFrame) -> str:
     parts = [f"{row.proxy} {row.spearman:.4f} (median relative difference {row.median_relative:.1e}, largest "
              f"{row.max_relative:.1e}; {row.differing:,} differ by more than {TOLERANCE:.1%})"
              for row in frame.itertuples()]
+    one_sided = int(frame["undefined_on_one"].sum())
+    defined = "each value is defined on both or neither" if one_sided == 0 else \
+        f"{one_sided:,} values are undefined on one device only"
     return (f"Where both tables hold a class ({frame['n'].max():,} classes) the GPU's values rank as the CPU's, "
-            f"Spearman: {'; '.join(parts)}. The two sum in other orders; GRASP's sum of products cancels, so "
-            "its small values move most.")
+            f"Spearman: {'; '.join(parts)}; {defined}. The two sum in other orders; GRASP's sum of products "
+            "cancels, so its small values move most.")

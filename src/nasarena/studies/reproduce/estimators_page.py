@@ -74,7 +74,7 @@ def generate_published(scale: str, results: Path, jobs: int) -> Generated:
               if not pd.isna(getattr(row, field))}
     agreement = backend_agreement()
     values |= {f"{row.proxy}/cpu-gpu/{field}": float(getattr(row, field)) for row in agreement.itertuples()
-               for field in ("n", "spearman", "median_relative", "max_relative", "differing")}
+               for field in ("n", "spearman", "median_relative", "max_relative", "differing", "undefined_on_one")}
     text = "\n\n".join(part for part in (study.like_with_like_markdown(frame),
                                           study.backend_agreement_markdown(agreement)) if part)
     return Generated(text, values, ("published/like-with-like",), (0,))
