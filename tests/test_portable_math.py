@@ -76,3 +76,29 @@ def test_compiled_kernels_compile_uncached_where_numba_has_nowhere_to_cache(monk
         return values * 3
 
     assert doubled(np.arange(3)).tolist() == [0, 2, 4] and tripled(np.arange(2)).tolist() == [0, 3]
+
+
+def test_a_kernel_whose_numba_cache_cannot_be_read_compiles_anew_with_a_warning_not_a_traceback(tmp_path):
+    """numba unpickles a kernel's cache index at its first call; an index overwritten from outside
+    is a miss: the run goes on with a warning naming the kernel, and the next one reads a sound cache."""
+    pytest.importorskip("numba")
+    import subprocess
+    import sys
+
+    (tmp_path / "kernels.py").write_text("from nasarena.optimizers.jit import njit\n\n\n@njit\n"
+                                         "def doubled(values):\n    return values * 2\n")
+    program = "import numpy, kernels; print(kernels.doubled(numpy.arange(3)).tolist())"
+
+    def run():
+        return subprocess.run([sys.executable, "-W", "default", "-c", program], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=300)
+
+    first = run()
+    assert first.returncode == 0 and first.stdout.strip() == "[0, 2, 4]", first.stderr
+    (index,) = (tmp_path / "__pycache__").glob("kernels.doubled-*.nbi")
+    index.write_bytes(b"\x80\x04 not a pickle")
+    broken = run()
+    assert broken.returncode == 0 and broken.stdout.strip() == "[0, 2, 4]", broken.stderr
+    assert "cache of the compiled kernel doubled" in broken.stderr and "Traceback" not in broken.stderr
+    again = run()
+    assert again.returncode == 0 and "cannot be read" not in again.stderr, again.stderr
