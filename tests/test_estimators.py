@@ -301,6 +301,33 @@ def test_compute_resumes_after_kill_9_and_refuses_other_settings(tmp_path, cifar
     assert out.read_bytes() == content
 
 
+def test_a_table_stopped_and_resumed_holds_the_architectures_of_one_that_ran_on(tmp_path):
+    """The seeded order is the plan's: stops between chunks do not change which architectures the
+    first chunks are, so a table stopped early many times is the same sample as one stopped once."""
+    import pandas as pd
+
+    class Stop(Exception):
+        pass
+
+    def stop_after(chunks):
+        seen = []
+
+        def on_chunk(done, planned):
+            seen.append(done)
+            if len(seen) == chunks:
+                raise Stop
+        return on_chunk
+
+    options = dict(sample=40, seed=7, device="cpu", image_size=8, scale=TINY_NB201)
+    with pytest.raises(Stop):
+        compute_table("nb201", ["params"], tmp_path / "once.parquet", on_chunk=stop_after(3), **options)
+    for _ in range(3):
+        with pytest.raises(Stop):
+            compute_table("nb201", ["params"], tmp_path / "thrice.parquet", on_chunk=stop_after(1), **options)
+    once, thrice = pd.read_parquet(tmp_path / "once.parquet"), pd.read_parquet(tmp_path / "thrice.parquet")
+    assert len(once) == 24 and once["arch"].tolist() == thrice["arch"].tolist()
+
+
 def test_a_table_beside_another_computes_only_what_the_other_lacks_and_together_they_are_the_plan(tmp_path):
     """--beside: the architectures of a table of the same settings (computed elsewhere) are left out,
     the values of the rest are those of one table computed alone, and a table of other settings,

@@ -9,8 +9,9 @@ whose networks compute the same function, are not counted twice. One seeded mini
 (:func:`.compute.minibatch`) serves every architecture. The architectures are cut into chunks,
 the tasks of :func:`nasarena.execution.run_tasks` (worker processes with one torch thread each,
 or this process for ``jobs=1``, on one thread too), and each finished chunk rewrites the Parquet
-file atomically. The chunks are computed in a seeded random order, so a table stopped early is a
-uniform subsample of the planned one. With ``within`` (a tabular benchmark over a subset of the
+file atomically. The chunks are computed in a seeded random order of the plan, so a table stopped
+early is a uniform subsample of the planned one (but for the chunks in flight at the stop, which a
+resume computes first). With ``within`` (a tabular benchmark over a subset of the
 space, e.g. ``nb101-slice``, NB101's 30,001 cells with real accuracies at 4 to 108 epochs) the
 architectures are drawn from that benchmark's cells only, so every row has its real values.
 
@@ -181,12 +182,14 @@ def compute_table(space: str, proxies: Sequence[str], out: Path, *, sample: int 
     with writer_lock(out, settings):
         rows = _existing_rows(out, settings)
         order = {text: position for position, (text, _) in enumerate(architectures)}
-        missing = [(text, row) for text, row in architectures if text not in rows and text not in elsewhere]
+        # computed in one seeded random order of the whole plan (the file keeps the table's order):
+        # a run stopped early leaves a uniform subsample of the planned architectures, not its first
+        # rows. The order is the plan's, not the missing ones', so a resume first computes what the
+        # last stop had in flight, and stops do not pile up a lack of the slowest architectures.
+        shuffle = np.random.default_rng(derived_seed(seed, "order")).permutation(len(architectures))
+        missing = [architectures[i] for i in shuffle
+                   if architectures[i][0] not in rows and architectures[i][0] not in elsewhere]
         share = len(missing) + len(rows)
-        # computed in a seeded random order (the file keeps the table's order): a run stopped
-        # early leaves a uniform subsample of the planned architectures, not its first rows
-        shuffle = np.random.default_rng(derived_seed(seed, "order")).permutation(len(missing))
-        missing = [missing[i] for i in shuffle]
         chunks = [tuple(missing[start:start + CHUNK]) for start in range(0, len(missing), CHUNK)]
         tasks = [(space, chunk, tuple(chosen), images, labels, image_size, seed, str(target),
                   tuple(sorted((scale or {}).items()))) for chunk in chunks]
