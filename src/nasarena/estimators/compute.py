@@ -7,9 +7,10 @@ architecture the same stream), then moves it to the device. The minibatch is dra
 augmentation; each proxy reads its paper's number of images from its front. On a CPU the values
 are a function of the seed and the thread count (which fixes summation order); a table
 (:mod:`nasarena.studies.estimator_table`) computes on one thread whatever its number of workers, so its values are one
-function of the seed. On a CUDA GPU the proxies compute in IEEE float32 with deterministic
-kernels (:func:`nasarena.training.device.exact_float32`; cudnn would otherwise use TF32), so a
-GPU's values are the same every run and differ from a CPU's only by summation order.
+function of the seed. On a CUDA GPU the proxies compute in IEEE float32 with cudnn's
+deterministic algorithms (:func:`nasarena.training.device.exact_float32`; cudnn would otherwise
+use TF32 and time its algorithms), so a GPU's values differ from a CPU's by summation order, not
+by precision.
 
 The network is the space's full (paper) size unless scale knobs say otherwise; an auxiliary
 head (DARTS) is left out: it is a training aid that the papers' parameter counts exclude too.

@@ -52,10 +52,11 @@ def exact_float32(device: torch.device) -> Iterator[None]:
     changes.
 
     Why: cudnn allows TF32 by default, which rounds a float32 convolution's inputs to 10-bit
-    mantissas (about 1e-3 relative), and picks its algorithms by timing them; a recorded value (a
-    zero-cost proxy) would then move with the GPU model and from run to run, and be further from
-    the CPU's than float32 rounding. With both off a GPU's value is the same every run and the
-    CPU's to float32 summation order.
+    mantissas (about 1e-3 relative), and with benchmarking on it picks its algorithms by timing
+    them, which can differ between runs; a recorded value (a zero-cost proxy) would move with the
+    GPU model and the run, and lie further from the CPU's than a summation order puts it. The
+    saved all-cells proxy tables measure what is left: a GPU's values beside a CPU's on the same
+    cells (:func:`nasarena.studies.all_cell_proxies.backend_agreement`).
     """
     if device.type != "cuda":
         yield
