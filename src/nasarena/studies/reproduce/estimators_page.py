@@ -75,7 +75,11 @@ def generate_published(scale: str, results: Path, jobs: int) -> Generated:
     agreement = backend_agreement()
     values |= {f"{row.proxy}/cpu-gpu/{field}": float(getattr(row, field)) for row in agreement.itertuples()
                for field in ("n", "spearman", "median_relative", "max_relative", "differing", "undefined_on_one")}
+    reference = study.reference_on_published_cells()
+    values |= {f"{row.proxy}/suite-zero-cells/{field}": float(getattr(row, field))
+               for row in reference.itertuples() for field in ("n", "suite_zero", "ours")}
     text = "\n\n".join(part for part in (study.like_with_like_markdown(frame),
+                                          study.reference_markdown(reference, frame),
                                           study.backend_agreement_markdown(agreement)) if part)
     return Generated(text, values, ("published/like-with-like",), (0,))
 
