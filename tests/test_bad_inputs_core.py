@@ -121,6 +121,21 @@ print("\\n".join(spec.file_name for spec in run_experiment(specs, sys.argv[1], j
 """
 
 
+def test_a_mark_another_process_is_placing_in_a_new_folder_is_not_a_users_file(tmp_path):
+    """Two commands starting on one new folder: the second may find the first's private copy of
+    the mark (written, then linked into place); it is nasarena's, so the folder is accepted."""
+    from nasarena.io.outputs import MARK_FILE, MARK_IN_FLIGHT, own_folder
+
+    folder = tmp_path / "new"
+    folder.mkdir()
+    (folder / f"{MARK_IN_FLIGHT}0ypeq8ia").write_text("{}")
+    assert own_folder(folder, "run", {"seed": 0}) == folder and (folder / MARK_FILE).exists()
+    (tmp_path / "used").mkdir()
+    (tmp_path / "used" / "thesis.tex").write_text("mine")
+    with pytest.raises(OutputError, match="did not write there \\(thesis.tex\\)"):
+        own_folder(tmp_path / "used", "run", {"seed": 0})
+
+
 def test_point02_two_experiments_on_one_folder_write_every_run_once(tmp_path):
     out = tmp_path / "shared"
     env = {**os.environ, "OMP_NUM_THREADS": "1"}

@@ -32,6 +32,9 @@ from .fingerprint import settings_fingerprint
 from .processes import owner_alive, owner_text
 
 MARK_FILE = ".nasarena-output.json"
+#: How the mark's private copy is named while :func:`_place_exclusively` writes it: a second
+#: process that finds one in a new folder sees a first one making the mark, not a user's file.
+MARK_IN_FLIGHT = f".{MARK_FILE}."
 LOCK_SUFFIX = ".nasarena-writer"
 
 #: Whether a file is one a command wrote: its check of a file by which it recognises its earlier output.
@@ -50,7 +53,7 @@ def _canonical(settings: Mapping | None):
 
 def _place_exclusively(path: Path, content: str) -> bool:
     """Create ``path`` holding ``content`` in one step; False if it already exists."""
-    handle, private = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    handle, private = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # the mark's: MARK_IN_FLIGHT
     try:
         with os.fdopen(handle, "w") as stream:
             stream.write(content)
@@ -107,7 +110,8 @@ def own_folder(folder: str | Path, command: str, settings: Mapping | None = None
         raise OutputError(f"{what} {folder}: cannot create it ({error.strerror or error})") from None
     wanted = {"command": command, "settings": _canonical(settings)}
     if not (folder / MARK_FILE).exists():
-        foreign = sorted(p.name for p in folder.iterdir() if not p.name.startswith((MARK_FILE, ".nasarena-probe-")))
+        foreign = sorted(p.name for p in folder.iterdir()
+                         if not p.name.startswith((MARK_FILE, MARK_IN_FLIGHT, ".nasarena-probe-")))
         if foreign and not _earlier_output(folder, command, recognised, what):
             raise OutputError(f"{what} {folder} holds files nasarena did not write there ({', '.join(foreign[:3])}"
                               f"{', ...' if len(foreign) > 3 else ''}); they are kept: choose an empty or new folder")
