@@ -345,13 +345,19 @@ def _existing_rows(out: Path, settings: dict) -> dict[str, dict]:
     if stored is None:
         raise OutputError(f"{out} exists and was not written by `nasarena estimators compute`; it is kept: "
                           "choose another --out")
-    wanted = json.loads(json.dumps(settings))
-    differing = sorted(key for key in wanted if stored.get(key) != wanted[key])
+    differing = _differing(stored, settings)
     if differing:
         raise OutputError(f"{out} was computed with other settings ({', '.join(differing)} differ); it is kept: "
                           "use the same settings to resume it, or another --out")
     frame = pd.read_parquet(out)
     return {record["arch"]: record for record in frame.to_dict("records")}
+
+
+def _differing(stored: dict, settings: dict) -> list[str]:
+    """The keys of ``settings`` whose value a file's ``stored`` settings do not have (compared as
+    they read back from the file's JSON: tuples as lists), sorted."""
+    wanted = json.loads(json.dumps(settings))
+    return sorted(key for key in wanted if stored.get(key) != wanted[key])
 
 
 def _held_beside(beside: Path, out: Path, settings: dict) -> set[str]:
@@ -367,8 +373,7 @@ def _held_beside(beside: Path, out: Path, settings: dict) -> set[str]:
         stored = None
     if stored is None:
         raise DataFileError(f"--beside {beside} is not a table of `nasarena estimators compute` (no settings)")
-    wanted = json.loads(json.dumps(settings))
-    differing = sorted(key for key in wanted if key != "device" and stored.get(key) != wanted[key])
+    differing = [key for key in _differing(stored, settings) if key != "device"]
     if differing:
         raise DataFileError(f"--beside {beside} was computed with other settings ({', '.join(differing)} differ); "
                             "its architectures are not this table's to leave out")
