@@ -168,9 +168,9 @@ def test_the_all_cells_column_reads_the_saved_tables_of_the_image_reading_proxie
         extent = "all 6,466 unique cells" if len(held) == 6_466 else f"{len(held):,} of the 6,466 unique cells so far"
         assert frame.loc[name, "values"].startswith(f"nasarena's saved tables (seed 0), {extent} (")
     # a table of other settings is not the column's, nor one of the other device
-    _, settings = read_table(all_cell_proxies.TABLE)
+    _, settings = read_table(all_cell_proxies.TABLES["cpu"])
     other = tmp_path / "other.parquet"
-    write_with_settings(other, pd.read_parquet(all_cell_proxies.TABLE), {**settings, "seed": 1}, METADATA_KEY)
+    write_with_settings(other, pd.read_parquet(all_cell_proxies.TABLES["cpu"]), {**settings, "seed": 1}, METADATA_KEY)
     with pytest.raises(DataFileError, match="computed with seed=1, not 0"):
         all_cell_proxies.load(other)
     with pytest.raises(DataFileError, match="computed with device='cuda', not 'cpu'"):

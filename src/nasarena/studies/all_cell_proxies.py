@@ -40,8 +40,6 @@ TABLES = {"cpu": SAVED_DATA / "nb201-unique-cifar10-minibatch.parquet",
           "cuda": SAVED_DATA / "nb201-unique-cifar10-minibatch-gpu.parquet"}
 #: How the column's source names each table's device.
 COMPUTED_ON = {"cpu": "on a CPU", "cuda": "on a GPU"}
-#: The CPU table: the one any machine can extend.
-TABLE = TABLES["cpu"]
 #: The settings both tables must have been computed with, besides their device (the rest is the
 #: data's and the machine's).
 EXPECTED = {"space": "nb201", "unique": True, "seed": 0, "sample": None, "image_size": 32,
@@ -57,10 +55,6 @@ def command(device: str = "cpu") -> str:
     return ("nasarena estimators compute --space nb201 --unique --proxies " + ",".join(COMPUTED)
             + f" --seed 0 --device {device} --out docs/reproduce/data/{TABLES[device].name}"
             + f" --beside docs/reproduce/data/{TABLES[other].name}")
-
-
-#: What computes (or extends) the CPU table.
-COMMAND = command("cpu")
 
 
 def load(path: Path | None = None, device: str = "cpu") -> pd.DataFrame | None:
@@ -106,21 +100,24 @@ def values_for_every_cell(paths: Mapping[str, Path] | None = None) -> dict[str, 
         return {}
     representatives = NB201Space().representatives()
     classes = int(np.sum(representatives == np.arange(len(representatives))))
+    # each table's share: the classes it holds that a table before it does not
+    indexed = {device: frame.set_index("row") for device, frame in tables.items()}
+    taken = np.zeros(len(representatives), dtype=bool)
+    shares = {}
+    for device, frame in indexed.items():
+        rows = frame.index.to_numpy(dtype=np.int64)
+        shares[device] = rows[~taken[rows]]
+        taken[shares[device]] = True
+    held = int(taken.sum())
+    extent = f"all {classes:,} unique cells" if held == classes else f"{held:,} of the {classes:,} unique cells so far"
+    counts = ", ".join(f"{len(share):,} {COMPUTED_ON[device]}" for device, share in shares.items())
+    source = f"nasarena's saved tables (seed 0), {extent} ({counts})"
     found = {}
     for name in COMPUTED:
         full = np.full(len(representatives), np.nan)
-        taken = np.zeros(len(representatives), dtype=bool)
-        counts = []
-        for device, frame in tables.items():
-            rows = frame["row"].to_numpy(dtype=np.int64)
-            new = rows[~taken[rows]]
-            full[new] = frame.set_index("row").loc[new, name].to_numpy(dtype=float)
-            taken[new] = True
-            counts.append(f"{len(new):,} {COMPUTED_ON[device]}")
-        held = int(taken.sum())
-        extent = f"all {classes:,} unique cells" if held == classes else \
-            f"{held:,} of the {classes:,} unique cells so far"
-        found[name] = (full[representatives], f"nasarena's saved tables (seed 0), {extent} ({', '.join(counts)})")
+        for device, share in shares.items():
+            full[share] = indexed[device].loc[share, name].to_numpy(dtype=float)
+        found[name] = (full[representatives], source)
     return found
 
 
